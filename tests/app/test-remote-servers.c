@@ -13,6 +13,7 @@
 
 #include "remote-test-common.h"
 #include "triage-decision-view.h"
+#include "triage-inbox-row.h"
 #include "triage-request-banner.h"
 
 /* How many of @ids the inbox holds. */
@@ -157,7 +158,32 @@ test_switch_servers (void)
 }
 
 /* An answer a rate limit holds back (a 429's Retry-After, 5 s here) says in
- * its open view until when, then goes by itself and says it was sent. */
+ * its open view and its inbox row until when, then goes by itself and says
+ * it was sent. */
+/* The subtitle of the inbox row under @widget that shows request @id, or NULL. */
+static const char *
+inbox_row_subtitle (GtkWidget  *widget,
+                    const char *id)
+{
+  if (TRIAGE_IS_INBOX_ROW (widget))
+    {
+      TriageRequest *request = triage_inbox_row_get_request (TRIAGE_INBOX_ROW (widget));
+
+      if (request != NULL && g_str_equal (triage_request_get_id (request), id))
+        return triage_inbox_row_get_subtitle (TRIAGE_INBOX_ROW (widget));
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      const char *subtitle = inbox_row_subtitle (child, id);
+
+      if (subtitle != NULL)
+        return subtitle;
+    }
+
+  return NULL;
+}
+
 static void
 test_server_wait_shown (void)
 {
@@ -199,6 +225,8 @@ test_server_wait_shown (void)
   g_signal_emit_by_name (window, "submit", id, "yes", null);
   app_test_wait_for (g_str_has_prefix (triage_request_banner_get_title (banner), waiting),
                      APP_TEST_WAIT_MS);
+  /* Its inbox row says when it goes too. */
+  g_assert_nonnull (strstr (inbox_row_subtitle (GTK_WIDGET (window), id), "Answer sending at "));
   g_assert_false (is_responded (limited, key, id));
   app_test_wait_for (is_responded (limited, key, id) &&
                      g_str_equal (triage_request_banner_get_title (banner), "Answer sent"),

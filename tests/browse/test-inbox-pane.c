@@ -1,5 +1,6 @@
 /* test-inbox-pane.c — the inbox pane: sorting, empty state, unread marks,
- * keyboard triage (search and filters: test-inbox-pane-search.c)
+ * keyboard triage, the server's wait (search and filters:
+ * test-inbox-pane-search.c)
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,6 +12,7 @@
 
 #include "inbox-pane-test-common.h"
 #include "midnight-test-util.h"
+#include "triage-decision-format.h"
 #include "triage-browse-style.h"
 #include "triage-inbox-row.h"
 #include "ui-test-util.h"
@@ -589,6 +591,52 @@ test_unread (Fixture       *f,
   g_assert_true (triage_inbox_row_get_unread (row_for (f, third)));
 }
 
+/* While the server asks to wait (a 429's or 503's Retry-After), a row whose
+ * answer waits to be sent says when it goes, as the open request's banner
+ * does; it said "Answer waiting to be sent" for as long as the wait lasted.
+ * Rows shown later say it too; the wait over, they say it no more. */
+static void
+test_server_wait (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *queued = inbox_pane_test_add_request (f, "CI", NULL, "Queued", "d", 0, 3);
+  const char *other = inbox_pane_test_add_request (f, "CI", NULL, "Other", "d", 0, 2);
+  const char *later = NULL;
+  g_autoptr(GDateTime) until = g_date_time_new_local (2026, 12, 3, 14, 5, 0);
+  g_autofree char *time = triage_format_time (until, NULL);
+  g_autofree char *says = g_strdup_printf ("Answer sending at %s (the server asked to wait)", time);
+  TriageInboxRow *row;
+
+  inbox_pane_test_settle (f);
+  row = row_for (f, queued);
+  triage_request_set_answer_state (triage_inbox_row_get_request (row), TRIAGE_ANSWER_QUEUED);
+  g_assert_nonnull (strstr (triage_inbox_row_get_subtitle (row), "Answer waiting to be sent"));
+
+  triage_inbox_pane_set_server_wait (f->pane, until);
+  g_assert_nonnull (strstr (triage_inbox_row_get_subtitle (row_for (f, queued)), says));
+  g_assert_null (strstr (triage_inbox_row_get_subtitle (row_for (f, other)), "Answer"));
+  /* Its list item, which takes the focus, says it too. */
+  {
+    g_autofree char *description = g_strdup_printf ("Unread, %s",
+                                                    triage_inbox_row_get_subtitle (row_for (f, queued)));
+
+    gtk_test_accessible_assert_property (gtk_widget_get_parent (GTK_WIDGET (row_for (f, queued))),
+                                         GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description);
+  }
+
+  later = inbox_pane_test_add_request (f, "CI", NULL, "Later", "d", 0, 1);
+  inbox_pane_test_settle (f);
+  triage_request_set_answer_state (triage_inbox_row_get_request (row_for (f, later)),
+                                   TRIAGE_ANSWER_QUEUED);
+  g_assert_nonnull (strstr (triage_inbox_row_get_subtitle (row_for (f, later)), says));
+
+  triage_inbox_pane_set_server_wait (f->pane, NULL);
+  g_assert_nonnull (strstr (triage_inbox_row_get_subtitle (row_for (f, queued)),
+                            "Answer waiting to be sent"));
+  g_assert_nonnull (strstr (triage_inbox_row_get_subtitle (row_for (f, later)),
+                            "Answer waiting to be sent"));
+}
+
 static void
 test_show_request (Fixture       *f,
                    gconstpointer  data)
@@ -693,6 +741,7 @@ main (int   argc,
   INBOX_PANE_TEST_ADD ("/inbox/pane/deadline-day-changes", test_deadline_day_changes);
   INBOX_PANE_TEST_ADD ("/inbox/pane/select-next-after-changes", test_select_next_after_changes);
   INBOX_PANE_TEST_ADD ("/inbox/pane/unread", test_unread);
+  INBOX_PANE_TEST_ADD ("/inbox/pane/server-wait", test_server_wait);
   INBOX_PANE_TEST_ADD ("/inbox/pane/show-request", test_show_request);
   g_test_add_func ("/inbox/pane/show-request-new-window", test_show_request_new_window);
   g_test_add_func ("/inbox/pane/finalize", test_finalize);

@@ -76,6 +76,7 @@ struct _TriageInboxPane
   char                *deferred_id;
   TriageRequest       *current;         /* the request opened last */
   GHashTable          *bound_rows;      /* TriageInboxRow* shown */
+  GDateTime           *server_wait;     /* the end of the server's wait, or NULL */
   TriageInboxPaneState state;
   GSettings           *settings;        /* the app's, for the server mode; NULL without its schema */
   char                *local_description; /* the empty page's, in local mode */

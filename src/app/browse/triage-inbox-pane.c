@@ -251,6 +251,7 @@ bind_row (GtkSignalListItemFactory *factory,
 {
   TriageInboxRow *row = TRIAGE_INBOX_ROW (gtk_list_item_get_child (item));
 
+  triage_inbox_row_set_server_wait (row, self->server_wait);
   triage_inbox_row_set_request (row, gtk_list_item_get_item (item));
   update_row_unread (self, row);
   g_hash_table_add (self->bound_rows, row);
@@ -454,6 +455,34 @@ triage_inbox_pane_set_read_state (TriageInboxPane *self,
 }
 
 /**
+ * triage_inbox_pane_set_server_wait:
+ * @self: a #TriageInboxPane
+ * @until: (nullable): the end of the wait the server asked for (a 429's or
+ *   503's Retry-After), or %NULL
+ *
+ * The rows of answers waiting to be sent say when they go, as the open
+ * request's banner does.
+ */
+void
+triage_inbox_pane_set_server_wait (TriageInboxPane *self,
+                                   GDateTime       *until)
+{
+  GHashTableIter iter;
+  gpointer row;
+
+  g_return_if_fail (TRIAGE_IS_INBOX_PANE (self));
+
+  if (self->server_wait == until)
+    return;
+
+  g_clear_pointer (&self->server_wait, g_date_time_unref);
+  self->server_wait = until ? g_date_time_ref (until) : NULL;
+  g_hash_table_iter_init (&iter, self->bound_rows);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    triage_inbox_row_set_server_wait (row, until);
+}
+
+/**
  * triage_inbox_pane_get_visible_model:
  *
  * Returns: (transfer none): the requests shown, in order
@@ -523,6 +552,7 @@ triage_inbox_pane_finalize (GObject *object)
   g_clear_pointer (&self->service_keys, g_ptr_array_unref);
   g_clear_pointer (&self->project_keys, g_ptr_array_unref);
   g_clear_pointer (&self->bound_rows, g_hash_table_unref);
+  g_clear_pointer (&self->server_wait, g_date_time_unref);
   g_clear_pointer (&self->words, g_strfreev);
   g_free (self->service);
   g_free (self->project);

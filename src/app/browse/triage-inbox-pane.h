@@ -45,6 +45,8 @@ GListModel           *triage_inbox_pane_get_model            (TriageInboxPane *s
 void                  triage_inbox_pane_set_model            (TriageInboxPane *self,
                                                               GListModel      *model);
 TriageReadState      *triage_inbox_pane_get_read_state       (TriageInboxPane *self);
+void                  triage_inbox_pane_set_server_wait      (TriageInboxPane *self,
+                                                              GDateTime       *until);
 void                  triage_inbox_pane_set_read_state       (TriageInboxPane *self,
                                                               TriageReadState *read_state);
 const char           *triage_inbox_pane_get_search_text      (TriageInboxPane *self);

@@ -27,6 +27,7 @@ struct _TriageInboxRow
   TriageRequest  *request;
   gulong          notify_id;
   gboolean        unread;
+  GDateTime      *server_wait;   /* the end of the server's wait, or NULL */
 
   /* children */
   GtkWidget      *dot;
@@ -74,7 +75,7 @@ update_texts (TriageInboxRow *self)
   /* One line each: what an agent sent is cut to what a row can show. */
   if (self->request != NULL)
     {
-      g_autofree char *full = triage_request_dup_subtitle (self->request);
+      g_autofree char *full = triage_request_dup_subtitle_waiting (self->request, self->server_wait);
 
       title = triage_format_cut_text (triage_request_get_title (self->request),
                                       TRIAGE_SHOWN_ROW_CHARS);
@@ -181,6 +182,41 @@ triage_inbox_row_get_title (TriageInboxRow *self)
 }
 
 /**
+ * triage_inbox_row_get_subtitle:
+ *
+ * Returns: (nullable): the line shown under the title
+ */
+const char *
+triage_inbox_row_get_subtitle (TriageInboxRow *self)
+{
+  g_return_val_if_fail (TRIAGE_IS_INBOX_ROW (self), NULL);
+
+  return gtk_inscription_get_text (self->subtitle_label);
+}
+
+/**
+ * triage_inbox_row_set_server_wait:
+ * @self: a #TriageInboxRow
+ * @until: (nullable): the end of the wait the server asked for (a 429's or
+ *   503's Retry-After), or %NULL
+ *
+ * An answer waiting to be sent says when it goes.
+ */
+void
+triage_inbox_row_set_server_wait (TriageInboxRow *self,
+                                  GDateTime      *until)
+{
+  g_return_if_fail (TRIAGE_IS_INBOX_ROW (self));
+
+  if (self->server_wait == until)
+    return;
+
+  g_clear_pointer (&self->server_wait, g_date_time_unref);
+  self->server_wait = until ? g_date_time_ref (until) : NULL;
+  update_texts (self);
+}
+
+/**
  * triage_inbox_row_update:
  *
  * Shows the request's texts again: a deadline "due tomorrow" is due today
@@ -203,6 +239,7 @@ triage_inbox_row_dispose (GObject *object)
   if (self->request != NULL)
     g_clear_signal_handler (&self->notify_id, self->request);
   g_clear_object (&self->request);
+  g_clear_pointer (&self->server_wait, g_date_time_unref);
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);

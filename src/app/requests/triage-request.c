@@ -498,6 +498,22 @@ triage_format_deadline (GDateTime *deadline,
 char *
 triage_request_dup_subtitle (TriageRequest *self)
 {
+  return triage_request_dup_subtitle_waiting (self, NULL);
+}
+
+/**
+ * triage_request_dup_subtitle_waiting:
+ * @self: a #TriageRequest
+ * @server_wait: (nullable): the end of the wait the server asked for (a
+ *   429's or 503's Retry-After), or %NULL
+ *
+ * Returns: (transfer full): triage_request_dup_subtitle(), saying when an
+ *   answer waiting to be sent goes while the server asks to wait
+ */
+char *
+triage_request_dup_subtitle_waiting (TriageRequest *self,
+                                     GDateTime     *server_wait)
+{
   g_autofree char *name = NULL;
   g_autofree char *service = NULL;
   GString *str;
@@ -516,7 +532,15 @@ triage_request_dup_subtitle (TriageRequest *self)
       g_string_append_printf (str, " · %s", project);
     }
 
-  if (self->answer_state == TRIAGE_ANSWER_QUEUED)
+  if (self->answer_state == TRIAGE_ANSWER_QUEUED && server_wait != NULL)
+    {
+      g_autofree char *time = triage_format_time (server_wait, NULL);
+
+      /* Translators: in the inbox, an answer the server asked to wait for; %s is a time */
+      g_string_append (str, " · ");
+      g_string_append_printf (str, _("Answer sending at %s (the server asked to wait)"), time);
+    }
+  else if (self->answer_state == TRIAGE_ANSWER_QUEUED)
     g_string_append_printf (str, " · %s", _("Answer waiting to be sent"));
   else if (self->answer_state == TRIAGE_ANSWER_DELIVERED)
     g_string_append_printf (str, " · %s", _("Answered"));

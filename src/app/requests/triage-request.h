@@ -63,6 +63,8 @@ gboolean           triage_request_is_urgent         (TriageRequest     *self,
                                                      GDateTime         *now);
 gint64             triage_request_get_urgent_at     (TriageRequest     *self);
 char              *triage_request_dup_subtitle      (TriageRequest     *self);
+char              *triage_request_dup_subtitle_waiting (TriageRequest     *self,
+                                                        GDateTime         *server_wait);
 char              *triage_format_deadline           (GDateTime         *deadline,
                                                      GDateTime         *now);
 int                triage_request_compare           (TriageRequest     *a,

@@ -80,7 +80,7 @@ _triage_window_update_view_state (TriageWindow *self)
  * @until: the monotonic time the server's wait ends (a 429's or 503's
  *   Retry-After: no answer is sent before), 0 when there is none
  *
- * An answer on its way in the open view says when it goes.
+ * An answer on its way says when it goes, in the open view and in the inbox.
  */
 void
 triage_window_set_server_wait (TriageWindow *self,
@@ -104,6 +104,7 @@ triage_window_set_server_wait (TriageWindow *self,
 
       self->server_wait_at = g_date_time_add (wall, until - now);
     }
+  triage_inbox_pane_set_server_wait (self->inbox_pane, self->server_wait_at);
   _triage_window_update_view_state (self);
 }
 
