@@ -182,6 +182,8 @@ test_products (Fixture       *f,
 {
   TriageAitpProductCard *jbl;
   TriageConfirmDialog *dialog;
+  GtkDropDown *picker;
+  GtkWidget *popover;
 
   show (f, DRAFT_ID, "products-variants.json");
   jbl = TRIAGE_AITP_PRODUCT_CARD (triage_aitp_view_get_option_widget (f->view, "jbl"));
@@ -195,6 +197,18 @@ test_products (Fixture       *f,
   jbl = TRIAGE_AITP_PRODUCT_CARD (triage_aitp_view_get_option_widget (f->view, "jbl"));
   g_assert_cmpstr (triage_aitp_product_card_get_option (jbl)->id, ==, "jbl-sand");
   g_assert_true (triage_aitp_product_card_get_chosen (jbl));
+  /* The picker shows it, alone until its popup opens; then among the others. */
+  picker = GTK_DROP_DOWN (widgets_test_find_descendant (GTK_WIDGET (jbl), GTK_TYPE_DROP_DOWN));
+  popover = widgets_test_find_descendant (GTK_WIDGET (picker), GTK_TYPE_POPOVER);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (picker)), ==, 1);
+  g_assert_cmpstr (gtk_string_object_get_string (gtk_drop_down_get_selected_item (picker)), ==, "Sand");
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (picker)));
+  g_assert_true (ui_test_press_key (f->window, "space"));
+  WAIT_UNTIL (gtk_widget_get_visible (popover));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (picker)), ==, 2);
+  g_assert_cmpstr (gtk_string_object_get_string (gtk_drop_down_get_selected_item (picker)), ==, "Sand");
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  g_assert_cmpstr (triage_aitp_product_card_get_option (jbl)->id, ==, "jbl-sand");
   g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (f->view->send_button)));
   /* This agent asks for a confirmation. */
   gtk_widget_activate_action (GTK_WIDGET (f->view), "aitp.send", NULL);

@@ -352,6 +352,91 @@ test_products (Fixture       *fixture,
                    "{\"options\":[{\"id\":\"jbl-sand\",\"name\":\"JBL Tour One M2 (Sand)\",\"quantity\":2}]}");
 }
 
+/* Whether a label under @widget, or @widget, reads @text. */
+static gboolean
+shows_label (GtkWidget  *widget,
+             const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_label (GTK_LABEL (widget)), text))
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (shows_label (child, text))
+      return TRUE;
+
+  return FALSE;
+}
+
+static const char *
+shown_variant (GtkDropDown *picker)
+{
+  return gtk_string_object_get_string (gtk_drop_down_get_selected_item (picker));
+}
+
+/* The variant picker lists the picked variant alone until its popup opens
+ * (GTK 4.8's popup makes a row for each item); then every one, the picked
+ * one selected. Picked before and after, from the keyboard too, the card
+ * and the answer follow. */
+static void
+test_product_variants (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  TriageAitpProductCard *jbl;
+  GtkDropDown *picker;
+  GtkWidget *popover;
+  TriageConfirmDialog *dialog;
+
+  show (fixture, "products-variants.json");
+  jbl = TRIAGE_AITP_PRODUCT_CARD (option (fixture, "jbl"));
+  picker = GTK_DROP_DOWN (widgets_test_find_descendant (GTK_WIDGET (jbl), GTK_TYPE_DROP_DOWN));
+  popover = widgets_test_find_descendant (GTK_WIDGET (picker), GTK_TYPE_POPOVER);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (picker)), ==, 1);
+  g_assert_cmpstr (shown_variant (picker), ==, "Black");
+  g_assert_true (shows_label (GTK_WIDGET (jbl), "JBL Tour One M2, black (Black)"));
+
+  /* Picked before the popup opened, as a draft puts it back. */
+  triage_aitp_product_card_select_variant (jbl, "jbl-sand");
+  g_assert_cmpstr (triage_aitp_product_card_get_option (jbl)->id, ==, "jbl-sand");
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (picker)), ==, 1);
+  g_assert_cmpstr (shown_variant (picker), ==, "Sand");
+  g_assert_true (shows_label (GTK_WIDGET (jbl), "JBL Tour One M2 (Sand)"));
+
+  /* Opened from the keyboard: every variant, the sand one still picked. */
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (picker)));
+  g_assert_true (ui_test_press_key (fixture->window, "space"));
+  WAIT_UNTIL (gtk_widget_get_visible (popover));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (picker)), ==, 2);
+  g_assert_cmpuint (gtk_drop_down_get_selected (picker), ==, 1);
+  g_assert_cmpstr (triage_aitp_product_card_get_option (jbl)->id, ==, "jbl-sand");
+
+  /* The first variant from the list's keys: the card follows. */
+  WAIT_UNTIL (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (fixture->window)), popover));
+  g_assert_true (ui_test_press_key (fixture->window, "Home"));
+  g_assert_true (ui_test_press_key (fixture->window, "Return"));
+  WAIT_UNTIL (!gtk_widget_get_visible (popover));
+  g_assert_cmpstr (triage_aitp_product_card_get_option (jbl)->id, ==, "jbl-black");
+  g_assert_cmpstr (shown_variant (picker), ==, "Black");
+  g_assert_true (shows_label (GTK_WIDGET (jbl), "JBL Tour One M2, black (Black)"));
+
+  /* Picked again after: the list keeps every variant. */
+  triage_aitp_product_card_select_variant (jbl, "jbl-sand");
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (picker)), ==, 2);
+  g_assert_cmpuint (gtk_drop_down_get_selected (picker), ==, 1);
+  triage_aitp_product_card_select_variant (jbl, "jbl-black");
+  g_assert_cmpuint (gtk_drop_down_get_selected (picker), ==, 0);
+
+  triage_aitp_product_card_set_chosen (jbl, TRUE);
+  send (fixture);
+  dialog = triage_aitp_view_get_confirm_dialog (fixture->view);
+  WAIT_UNTIL (triage_confirm_dialog_get_armed (dialog));
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), TRIAGE_CONFIRM_RESPONSE_CONFIRM);
+  widgets_test_pump ();
+  g_assert_cmpstr (fixture->record.json, ==,
+                   "{\"options\":[{\"id\":\"jbl-black\",\"name\":\"JBL Tour One M2, black (Black)\",\"quantity\":1}]}");
+  /* Answered: the picker is read-only too. */
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (picker)));
+}
+
 /* The card's "View Product" button (the one with its style class), or NULL. */
 static GtkWidget *
 find_link_button (GtkWidget *widget)
@@ -626,6 +711,7 @@ main (int   argc,
   ADD ("confirmation", test_confirmation);
   ADD ("confirmation-asked", test_confirmation_asked);
   ADD ("products", test_products);
+  ADD ("product-variants", test_product_variants);
   ADD ("product-link", test_product_link);
   ADD ("expired-quote", test_expired_quote);
   ADD ("read-only", test_read_only);

@@ -15,7 +15,8 @@
  * whole content, in the part of a shortened line that is not shown too.
  * Requests of as many options as libatp takes: a choice and a multi_choice
  * of 20,000 (shown, searched, the last one chosen, its draft) and AITP
- * radio and checkbox decisions of 100, each with the memory it took too.
+ * radio and checkbox decisions of 100 and a products decision of 100 of 100
+ * variants, each with the memory it took too.
  *
  * With --gl (the test test-stall-gl) it draws with GTK's GL renderer, the
  * default, instead of the cairo one the other tests use: under Xvfb that is
@@ -681,6 +682,36 @@ test_aitp_options (gconstpointer data)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/*
+ * An AITP products decision of as many products as AITP takes, each of as
+ * many variants. Each card's variant picker lists the picked variant alone
+ * until its popup opens: GTK 4.8's popup makes a row for each item of its
+ * model, shown or not, and 10,000 rows (some 11,000 labels) held the main
+ * loop 2.5-4 s and took 136-152 MiB.
+ */
+static void
+test_aitp_products (void)
+{
+  guint64 rss_before = app_test_stall_rss_kib ();
+  g_autoptr(AtpNotification) notification = app_test_stall_aitp_options ("products", ATP_AITP_MAX_OPTIONS,
+                                                                         ATP_AITP_MAX_OPTIONS);
+  g_autofree char *name = g_strdup_printf ("aitp-products-%u-of-%u", ATP_AITP_MAX_OPTIONS,
+                                           ATP_AITP_MAX_OPTIONS);
+  AppTestStall stall;
+  GtkWidget *window;
+  guint labels;
+
+  app_test_stall_start (&stall);
+  window = show_request_view (triage_aitp_view_new (), notification);
+  g_assert_cmpuint (count_widgets (window, GTK_TYPE_DROP_DOWN), ==, ATP_AITP_MAX_OPTIONS);
+  /* What the bounds are about, whatever the machine's load. */
+  labels = count_widgets (window, GTK_TYPE_LABEL);
+  g_test_message ("%s: %u labels", name, labels);
+  g_assert_cmpuint (labels, <, 2000);
+  assert_stall_and_memory (name, &stall, rss_before);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* What the app has done long before a request comes (see app_test_stall_warm_up()). */
 static void
 warm_up (void)
@@ -727,6 +758,7 @@ main (int   argc,
   g_test_add_data_func ("/stall/request/multi-choice-options", "multi_choice", test_request_options);
   g_test_add_data_func ("/stall/aitp/radio-options", "radio", test_aitp_options);
   g_test_add_data_func ("/stall/aitp/checkbox-options", "checkbox", test_aitp_options);
+  g_test_add_func ("/stall/aitp/products", test_aitp_products);
 
   status = g_test_run ();
   if (main_window != NULL)

@@ -24,7 +24,11 @@
  * browser only when clicked.
  *
  * A variant may have a quote, a picture and a name of its own; what the
- * card shows follows the variant picked. A product whose quote has expired
+ * card shows follows the variant picked. The card keeps which one: its
+ * drop-down lists the picked variant alone until its popup first opens, as
+ * GTK 4.8's popup makes a row for each item of its model, shown or not (a
+ * request of 100 products of 100 variants made 10,000 rows and held the
+ * main loop for seconds). A product whose quote has expired
  * cannot be chosen: its Choose check turns off and insensitive, and the card
  * says why in words.
  */
@@ -52,6 +56,8 @@ struct _TriageAitpProductCard
   GtkLabel      *description_label;
   GtkWidget     *variant_row;
   GtkDropDown   *variant_dropdown;
+  guint          variant;
+  gboolean       variants_listed;
   GtkLabel      *price_label;
   GtkWidget     *expiry_box;
   GtkImage      *expiry_icon;
@@ -102,18 +108,12 @@ new_icon (const char *icon_name)
 const AtpAitpOption *
 triage_aitp_product_card_get_option (TriageAitpProductCard *self)
 {
-  guint selected;
-
   g_return_val_if_fail (TRIAGE_IS_AITP_PRODUCT_CARD (self), NULL);
 
   if (self->product->variants->len == 0)
     return self->product;
 
-  selected = gtk_drop_down_get_selected (self->variant_dropdown);
-  if (selected >= self->product->variants->len)
-    selected = 0;
-
-  return g_ptr_array_index (self->product->variants, selected);
+  return g_ptr_array_index (self->product->variants, self->variant);
 }
 
 static const AtpAitpOption *
@@ -243,11 +243,59 @@ update_option (TriageAitpProductCard *self)
   update_picture (self);
 }
 
+/* A variant by its short name, else its name, else its id. */
+static const char *
+variant_text (const AtpAitpOption *variant)
+{
+  return variant->short_variant_name ? variant->short_variant_name
+       : variant->name ? variant->name : variant->id;
+}
+
 static void
 on_variant_selected (TriageAitpProductCard *self)
 {
+  guint selected = gtk_drop_down_get_selected (self->variant_dropdown);
+
+  /* Until the popup opens, the drop-down's one item is self->variant. */
+  if (!self->variants_listed || selected >= self->product->variants->len || selected == self->variant)
+    return;
+
+  self->variant = selected;
   update_option (self);
   g_signal_emit (self, signals [CHANGED], 0);
+}
+
+/* The drop-down's items: every variant once its popup has opened, else the
+ * picked one alone; the picked one selected. */
+static void
+update_variant_model (TriageAitpProductCard *self)
+{
+  g_autoptr(GtkStringList) variants = gtk_string_list_new (NULL);
+
+  if (self->variants_listed)
+    for (guint i = 0; i < self->product->variants->len; i++)
+      gtk_string_list_append (variants, variant_text (g_ptr_array_index (self->product->variants, i)));
+  else
+    gtk_string_list_append (variants, variant_text (triage_aitp_product_card_get_option (self)));
+
+  g_signal_handlers_block_by_func (self->variant_dropdown, on_variant_selected, self);
+  gtk_drop_down_set_model (self->variant_dropdown, G_LIST_MODEL (variants));
+  gtk_drop_down_set_selected (self->variant_dropdown, self->variants_listed ? self->variant : 0);
+  g_signal_handlers_unblock_by_func (self->variant_dropdown, on_variant_selected, self);
+}
+
+/* The popup opened (a click, or Space, Enter or AT-SPI's action on its
+ * button): from now on it lists every variant. GTK's own handler has just
+ * shown it; it lays out and draws at the next frame, with all of them. */
+static void
+on_variant_button_toggled (TriageAitpProductCard *self,
+                           GtkToggleButton       *button)
+{
+  if (self->variants_listed || !gtk_toggle_button_get_active (button))
+    return;
+
+  self->variants_listed = TRUE;
+  update_variant_model (self);
 }
 
 static void
@@ -281,7 +329,6 @@ static void
 build (TriageAitpProductCard *self)
 {
   GtkWidget *top, *titles, *bottom, *quantity_box, *quantity_label, *variant_label, *rating_line;
-  g_autoptr(GtkStringList) variants = gtk_string_list_new (NULL);
 
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
   gtk_widget_add_css_class (self->box, "card");
@@ -332,19 +379,10 @@ build (TriageAitpProductCard *self)
   self->description_label = new_label (NULL, TRUE);
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->description_label));
 
-  /* Variants by their short names (else names, else ids). */
-  for (guint i = 0; i < self->product->variants->len; i++)
-    {
-      const AtpAitpOption *variant = g_ptr_array_index (self->product->variants, i);
-      const char *text = variant->short_variant_name ? variant->short_variant_name
-                       : variant->name ? variant->name : variant->id;
-
-      gtk_string_list_append (variants, text);
-    }
   self->variant_row = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   variant_label = GTK_WIDGET (new_label (NULL, FALSE));
   gtk_label_set_label (GTK_LABEL (variant_label), _("Variant"));
-  self->variant_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (variants)), NULL));
+  self->variant_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (NULL, NULL));
   gtk_widget_set_hexpand (GTK_WIDGET (self->variant_dropdown), TRUE);
   gtk_accessible_update_relation (GTK_ACCESSIBLE (self->variant_dropdown),
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, variant_label, NULL, -1);
@@ -354,10 +392,16 @@ build (TriageAitpProductCard *self)
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_TOGGLE_BUTTON (child))
-      gtk_accessible_update_relation (GTK_ACCESSIBLE (child),
-                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, variant_label, NULL, -1);
+      {
+        gtk_accessible_update_relation (GTK_ACCESSIBLE (child),
+                                        GTK_ACCESSIBLE_RELATION_LABELLED_BY, variant_label, NULL, -1);
+        g_signal_connect_object (child, "toggled", G_CALLBACK (on_variant_button_toggled), self,
+                                 G_CONNECT_SWAPPED);
+      }
   gtk_box_append (GTK_BOX (self->variant_row), variant_label);
   gtk_box_append (GTK_BOX (self->variant_row), GTK_WIDGET (self->variant_dropdown));
+  if (self->product->variants->len > 0)
+    update_variant_model (self);
   gtk_widget_set_visible (self->variant_row, self->product->variants->len > 0);
   gtk_box_append (GTK_BOX (self->box), self->variant_row);
 
@@ -561,8 +605,20 @@ triage_aitp_product_card_select_variant (TriageAitpProductCard *self,
     {
       const AtpAitpOption *variant = g_ptr_array_index (self->product->variants, i);
 
-      if (g_str_equal (variant->id, variant_id))
-        gtk_drop_down_set_selected (self->variant_dropdown, i);
+      if (!g_str_equal (variant->id, variant_id) || i == self->variant)
+        continue;
+
+      /* Listed, the drop-down's selection is the variant: on_variant_selected() follows. */
+      if (self->variants_listed)
+        {
+          gtk_drop_down_set_selected (self->variant_dropdown, i);
+          return;
+        }
+      self->variant = i;
+      update_variant_model (self);
+      update_option (self);
+      g_signal_emit (self, signals [CHANGED], 0);
+      return;
     }
 }
 
