@@ -28,9 +28,10 @@
  * drop-down lists the picked variant alone until its popup first opens, as
  * GTK 4.8's popup makes a row for each item of its model, shown or not (a
  * request of 100 products of 100 variants made 10,000 rows and held the
- * main loop for seconds). A product whose quote has expired
- * cannot be chosen: its Choose check turns off and insensitive, and the card
- * says why in words.
+ * main loop for seconds).
+ *
+ * A product whose quote has expired cannot be chosen: its Choose check
+ * turns off and insensitive, and the card says why in words.
  */
 
 #define PICTURE_SIZE 72
