@@ -9,7 +9,9 @@
 #include <glib/gi18n.h>
 
 #include "triage-afp-applied.h"
-#include "triage-decision-format.h"
+#include "triage-afp-applied-card.h"
+#include "triage-afp-applied-item.h"
+#include "triage-scroll-chain.h"
 
 /*
  * Iteration 2 and later: the person's earlier areas for improvement (their
@@ -20,15 +22,32 @@
  * gave are listed after (they are acknowledged as `unknown_id`). Each
  * earlier item offers "Carry Over" (::carry-over with the item's id): the
  * item joins this iteration's feedback with its id.
+ *
+ * An agent may report on as many items as a session issues ids
+ * (ATP_AFP_MAX_APPLIED_ITEMS, 1,000): a card of wrapping labels each, all at
+ * once, held the main loop for 13 s. The items are a list model
+ * (TriageAfpAppliedItem) shown in recycled cards (TriageAfpAppliedCard) of
+ * a one-column GtkGridView, which makes cards for what is on screen and a
+ * few more (about 35; GTK 4.8's GtkListView keeps 200, which cost 450-520
+ * ms of the main thread here, as the history found, triage-history-view.c),
+ * in a scrolled window of a bounded height: a few items show whole, a long
+ * list scrolls inside and does not make the review endless (the wheel goes
+ * on to the page at its ends, triage-scroll-chain.c). The list is one stop
+ * of Tab, its cards gone through with the arrows (Home and End to its
+ * ends): a card's Carry Over takes the keyboard when it can, else its row,
+ * named after the card for a screen reader.
  */
 
 struct _TriageAfpApplied
 {
   GtkBox        parent_instance;
 
+  GtkWidget    *heading;
   GtkLabel     *intro;
-  GtkBox       *items_box;
-  GHashTable   *buttons;       /* id → GtkButton (owned by the rows) */
+  GtkWidget    *scroller;
+  GtkWidget    *list;          /* a one-column GtkGridView of the cards */
+  GListStore   *items;         /* TriageAfpAppliedItem */
+  GHashTable   *earlier;       /* id → TriageAfpAppliedItem of the person's items (in items) */
   gboolean      editable;
 };
 
@@ -41,113 +60,71 @@ enum {
 
 static guint signals [N_SIGNALS];
 
-static const AtpAfpAppliedItem *
-find_applied (AtpAfpReview *review,
-              const char   *id)
+static void
+on_card_carry_over (TriageAfpApplied *self,
+                    const char       *id)
 {
-  GPtrArray *items = review->request->applied_items;
-
-  for (guint i = 0; items != NULL && i < items->len; i++)
-    {
-      const AtpAfpAppliedItem *item = items->pdata[i];
-
-      if (g_strcmp0 (item->id, id) == 0)
-        return item;
-    }
-
-  return NULL;
-}
-
-/* A wrapping label of @text, of which it shows @max_chars characters at most
- * (0: all, for the app's own words), with places to break: an agent's
- * explanation or id of 100,000 characters without a space would hold the
- * main loop for minutes (triage_format_shown_text ()). */
-static GtkWidget *
-label_new (const char *text,
-           gsize       max_chars,
-           const char *css_class)
-{
-  g_autofree char *shown = text != NULL ? triage_format_shown_text (text, max_chars) : NULL;
-  GtkWidget *label = gtk_label_new (shown);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  if (css_class != NULL)
-    gtk_widget_add_css_class (label, css_class);
-  return label;
-}
-
-/* The agent's decision in words and an icon. */
-static GtkWidget *
-decision_box (const AtpAfpAppliedItem *applied)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
-  GtkWidget *status_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  const char *icon = "dialog-question-symbolic";
-  const char *word = _("The agent did not mention this item");
-  const char *css = "dim-label";
-  GtkWidget *image;
-
-  if (applied != NULL)
-    switch (applied->status)
-      {
-      case ATP_AFP_APPLIED_ACCEPTED:
-        icon = "object-select-symbolic";
-        /* Translators: what the agent did with the person's item */
-        word = _("Accepted: applied as recommended");
-        css = "success";
-        break;
-      case ATP_AFP_APPLIED_PARTIAL:
-        icon = "view-more-horizontal-symbolic";
-        /* Translators: what the agent did with the person's item */
-        word = _("Partly applied");
-        css = "warning";
-        break;
-      case ATP_AFP_APPLIED_REJECTED:
-      default:
-        icon = "action-unavailable-symbolic";
-        /* Translators: what the agent did with the person's item */
-        word = _("Rejected: not applied");
-        css = "error";
-        break;
-      }
-
-  image = gtk_image_new_from_icon_name (icon);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (image), GTK_ACCESSIBLE_PROPERTY_LABEL, word, -1);
-  gtk_widget_add_css_class (image, css);
-  gtk_box_append (GTK_BOX (status_row), image);
-  gtk_box_append (GTK_BOX (status_row), label_new (word, 0, "heading"));
-  gtk_box_append (GTK_BOX (box), status_row);
-
-  if (applied != NULL && applied->reason_code != NULL)
-    {
-      /* Translators: the agent's machine-readable reason, e.g. "Reason: out_of_scope" */
-      g_autofree char *reason = g_strdup_printf (_("Reason: %s"), applied->reason_code);
-
-      gtk_box_append (GTK_BOX (box), label_new (reason, TRIAGE_SHOWN_VALUE_CHARS, NULL));
-    }
-  if (applied != NULL && applied->explanation != NULL)
-    gtk_box_append (GTK_BOX (box), label_new (applied->explanation, TRIAGE_SHOWN_DESCRIPTION_CHARS, NULL));
-
-  return box;
+  g_signal_emit (self, signals[CARRY_OVER], 0, id);
 }
 
 static void
-on_carry_over_clicked (TriageAfpApplied *self,
-                       GtkButton        *button)
+on_card_setup (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               TriageAfpApplied         *self)
 {
-  g_signal_emit (self, signals[CARRY_OVER], 0, g_object_get_data (G_OBJECT (button), "triage-id"));
+  GtkWidget *card = triage_afp_applied_card_new ();
+
+  /* Nothing to activate: a card is read, and its Carry Over pressed. */
+  gtk_list_item_set_activatable (list_item, FALSE);
+  g_signal_connect_object (card, "carry-over", G_CALLBACK (on_card_carry_over), self, G_CONNECT_SWAPPED);
+  gtk_list_item_set_child (list_item, card);
 }
 
 static void
-clear (TriageAfpApplied *self)
+on_card_bind (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              TriageAfpApplied         *self)
 {
-  GtkWidget *child;
+  TriageAfpAppliedCard *card = TRIAGE_AFP_APPLIED_CARD (gtk_list_item_get_child (list_item));
+  GtkWidget *row = gtk_widget_get_parent (GTK_WIDGET (card));
+  g_autofree char *summary = NULL;
 
-  g_hash_table_remove_all (self->buttons);
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->items_box))) != NULL)
-    gtk_box_remove (self->items_box, child);
+  triage_afp_applied_card_set_item (card, gtk_list_item_get_item (list_item));
+
+  /* The row takes the keyboard when its card has no Carry Over to take it:
+   * a screen reader says the row, which GTK 4.8 leaves nameless. */
+  if (row == NULL)
+    return;
+  summary = triage_afp_applied_card_dup_summary (card);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, triage_afp_applied_card_get_title (card),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary,
+                                  -1);
+}
+
+static void
+on_card_unbind (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item,
+                TriageAfpApplied         *self)
+{
+  triage_afp_applied_card_set_item (TRIAGE_AFP_APPLIED_CARD (gtk_list_item_get_child (list_item)), NULL);
+}
+
+/* Tab and Shift+Tab leave the list from wherever the keyboard is in it:
+ * GTK 4.8 takes Tab from row to row, a thousand presses past a thousand
+ * items (4.12's GtkListView:tab-behavior can stop that; the history does
+ * the same, triage_browse_tab_past_list ()). */
+static gboolean
+tab_past_list (GtkWidget *list,
+               GVariant  *args,
+               gpointer   user_data)
+{
+  /* On past the list as if it could not take the keyboard. */
+  gtk_widget_set_can_focus (list, FALSE);
+  g_signal_emit_by_name (list, "move-focus", (GtkDirectionType) g_variant_get_int32 (args));
+  gtk_widget_set_can_focus (list, TRUE);
+
+  return TRUE;
 }
 
 /**
@@ -166,12 +143,14 @@ triage_afp_applied_set_review (TriageAfpApplied *self,
   GPtrArray *applied;
   g_autofree char *intro = NULL;
   g_autofree char *iteration = NULL;
-  g_autoptr(GHashTable) known = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) decisions = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   gboolean any_unknown = FALSE;
 
   g_return_if_fail (TRIAGE_IS_AFP_APPLIED (self));
 
-  clear (self);
+  g_hash_table_remove_all (self->earlier);
+  g_list_store_remove_all (self->items);
   earlier = review && review->latest_feedback ? review->latest_feedback->areas_for_improvement : NULL;
   applied = review ? review->request->applied_items : NULL;
   gtk_widget_set_visible (GTK_WIDGET (self), (earlier != NULL && earlier->len > 0) ||
@@ -186,65 +165,39 @@ triage_afp_applied_set_review (TriageAfpApplied *self,
           : g_strdup (_("The agent reports on feedback items you never gave."));
   gtk_label_set_label (self->intro, intro);
 
+  /* The agent's first decision on each id. */
+  for (guint i = applied != NULL ? applied->len : 0; i > 0; i--)
+    {
+      const AtpAfpAppliedItem *decision = applied->pdata[i - 1];
+
+      g_hash_table_insert (decisions, decision->id, (gpointer) decision);
+    }
+
   for (guint i = 0; earlier != NULL && i < earlier->len; i++)
     {
-      const AtpAfpImprovement *item = earlier->pdata[i];
-      GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-      GtkWidget *button;
-      g_autofree char *id = NULL;
-      g_autofree char *name = NULL;
-      g_autofree char *aspect = NULL;
+      const AtpAfpImprovement *area = earlier->pdata[i];
+      const AtpAfpAppliedItem *decision = g_hash_table_lookup (decisions, area->id);
+      TriageAfpAppliedItem *item = triage_afp_applied_item_new_earlier (review, area, decision);
 
-      g_hash_table_add (known, item->id);
-      gtk_widget_add_css_class (card, "card");
-      gtk_widget_add_css_class (card, "afp-item");
-      gtk_box_append (GTK_BOX (card), label_new (item->aspect, TRIAGE_SHOWN_TITLE_CHARS, "heading"));
-      gtk_box_append (GTK_BOX (card), label_new (item->recommendation, TRIAGE_SHOWN_DESCRIPTION_CHARS, "dim-label"));
-      /* Translators: a feedback item's id */
-      id = g_strdup_printf (_("Id %s"), item->id);
-      gtk_box_append (GTK_BOX (card), label_new (id, TRIAGE_SHOWN_VALUE_CHARS, "caption"));
-      gtk_box_append (GTK_BOX (card), decision_box (find_applied (review, item->id)));
-
-      /* Translators: the button that keeps an earlier item, with its aspect */
-      aspect = triage_format_shown_text (item->aspect, TRIAGE_SHOWN_LABEL_CHARS);
-      name = g_strdup_printf (_("Carry Over “%s”"), aspect);
-      button = gtk_button_new_with_label (name);
-      gtk_label_set_wrap (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), TRUE);
-      g_object_set_data_full (G_OBJECT (button), "triage-aspect", g_strdup (item->aspect), g_free);
-      gtk_widget_set_tooltip_text (button, _("Keep this item, with its id, in this iteration’s feedback"));
-      gtk_widget_set_halign (button, GTK_ALIGN_START);
-      g_object_set_data_full (G_OBJECT (button), "triage-id", g_strdup (item->id), g_free);
-      g_signal_connect_object (button, "clicked", G_CALLBACK (on_carry_over_clicked), self, G_CONNECT_SWAPPED);
-      g_hash_table_insert (self->buttons, g_strdup (item->id), button);
-      gtk_box_append (GTK_BOX (card), button);
-
-      gtk_box_append (self->items_box, card);
+      triage_afp_applied_item_set_editable (item, self->editable);
+      g_hash_table_insert (self->earlier, area->id, item);
+      g_ptr_array_add (items, item);
     }
 
   for (guint i = 0; applied != NULL && i < applied->len; i++)
     {
-      const AtpAfpAppliedItem *item = applied->pdata[i];
-      GtkWidget *card;
-      g_autofree char *title = NULL;
+      const AtpAfpAppliedItem *decision = applied->pdata[i];
 
-      if (g_hash_table_contains (known, item->id))
+      if (g_hash_table_contains (self->earlier, decision->id))
         continue;
 
-      if (!any_unknown)
-        gtk_box_append (self->items_box,
-                        label_new (_("The agent also reports on items that were not in your latest feedback:"),
-                                   0, NULL));
+      g_ptr_array_add (items, triage_afp_applied_item_new_unknown (review, decision, !any_unknown));
       any_unknown = TRUE;
-
-      card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-      gtk_widget_add_css_class (card, "card");
-      gtk_widget_add_css_class (card, "afp-item");
-      /* Translators: an id the agent named that the person never gave */
-      title = g_strdup_printf (_("Id %s"), item->id);
-      gtk_box_append (GTK_BOX (card), label_new (title, TRIAGE_SHOWN_VALUE_CHARS, "heading"));
-      gtk_box_append (GTK_BOX (card), decision_box (item));
-      gtk_box_append (self->items_box, card);
     }
+
+  /* One change for the list, which then makes the cards it shows. */
+  g_list_store_splice (self->items, 0, 0, items->pdata, items->len);
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller)), 0);
 }
 
 void
@@ -252,30 +205,28 @@ triage_afp_applied_sync_carried (TriageAfpApplied *self,
                                  GHashTable       *carried)
 {
   GHashTableIter iter;
-  gpointer id, button;
+  gpointer id, item;
 
   g_return_if_fail (TRIAGE_IS_AFP_APPLIED (self));
 
-  g_hash_table_iter_init (&iter, self->buttons);
-  while (g_hash_table_iter_next (&iter, &id, &button))
-    {
-      gboolean in = carried != NULL && g_hash_table_contains (carried, id);
-
-      const char *aspect = g_object_get_data (G_OBJECT (button), "triage-aspect");
-      g_autofree char *label = in ? g_strdup_printf (_("Carried Over “%s”"), aspect)
-                                  : g_strdup_printf (_("Carry Over “%s”"), aspect);
-
-      gtk_widget_set_sensitive (button, self->editable && !in);
-      gtk_button_set_label (button, label);
-      gtk_label_set_wrap (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), TRUE);
-    }
+  g_hash_table_iter_init (&iter, self->earlier);
+  while (g_hash_table_iter_next (&iter, &id, &item))
+    triage_afp_applied_item_set_carried (item, carried != NULL && g_hash_table_contains (carried, id));
 }
 
 void
 triage_afp_applied_set_editable (TriageAfpApplied *self,
                                  gboolean          editable)
 {
+  GHashTableIter iter;
+  gpointer item;
+
+  g_return_if_fail (TRIAGE_IS_AFP_APPLIED (self));
+
   self->editable = editable;
+  g_hash_table_iter_init (&iter, self->earlier);
+  while (g_hash_table_iter_next (&iter, NULL, &item))
+    triage_afp_applied_item_set_editable (item, editable);
 }
 
 static void
@@ -284,10 +235,11 @@ triage_afp_applied_dispose (GObject *object)
   TriageAfpApplied *self = TRIAGE_AFP_APPLIED (object);
   GtkWidget *child;
 
-  if (self->buttons != NULL)
-    g_hash_table_remove_all (self->buttons);
+  if (self->earlier != NULL)
+    g_hash_table_remove_all (self->earlier);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_box_remove (GTK_BOX (self), child);
+  g_clear_object (&self->items);
 
   G_OBJECT_CLASS (triage_afp_applied_parent_class)->dispose (object);
 }
@@ -297,7 +249,7 @@ triage_afp_applied_finalize (GObject *object)
 {
   TriageAfpApplied *self = TRIAGE_AFP_APPLIED (object);
 
-  g_clear_pointer (&self->buttons, g_hash_table_unref);
+  g_clear_pointer (&self->earlier, g_hash_table_unref);
 
   G_OBJECT_CLASS (triage_afp_applied_parent_class)->finalize (object);
 }
@@ -320,25 +272,130 @@ triage_afp_applied_class_init (TriageAfpAppliedClass *klass)
                                       0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
+static GtkWidget *
+list_new (TriageAfpApplied *self)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+  GtkSelectionModel *model = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->items))));
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+  static const struct { const char *trigger; GtkDirectionType direction; } tabs[] = {
+    { "Tab|KP_Tab", GTK_DIR_TAB_FORWARD },
+    { "<Shift>Tab|<Shift>KP_Tab", GTK_DIR_TAB_BACKWARD },
+  };
+  GtkWidget *view;
+
+  g_signal_connect_object (factory, "setup", G_CALLBACK (on_card_setup), self, 0);
+  g_signal_connect_object (factory, "bind", G_CALLBACK (on_card_bind), self, 0);
+  g_signal_connect_object (factory, "unbind", G_CALLBACK (on_card_unbind), self, 0);
+
+  view = gtk_grid_view_new (model, g_object_ref (factory));
+  gtk_grid_view_set_max_columns (GTK_GRID_VIEW (view), 1);
+  gtk_widget_add_css_class (view, "afp-applied-list");
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (view),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->heading, NULL,
+                                  -1);
+
+  /* Before the rows and their buttons see the key, as the window's Tab would. */
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  for (guint i = 0; i < G_N_ELEMENTS (tabs); i++)
+    {
+      GtkShortcut *shortcut = gtk_shortcut_new (gtk_shortcut_trigger_parse_string (tabs[i].trigger),
+                                                gtk_callback_action_new (tab_past_list, NULL, NULL));
+
+      gtk_shortcut_set_arguments (shortcut, g_variant_new_int32 (tabs[i].direction));
+      gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys), shortcut);
+    }
+  gtk_widget_add_controller (view, keys);
+
+  return view;
+}
+
+static GtkSizeRequestMode
+height_for_width (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+/*
+ * The scrolled window's height: its cards' (at most
+ * TRIAGE_AFP_APPLIED_MAX_HEIGHT), so that a few show whole. GTK 4.8's list
+ * and grid views measure their rows as if they had no width to wrap in
+ * (they ask for no height for a width), a line a label; and the page around
+ * has its content at its minimum height (its viewport's
+ * GTK_SCROLL_MINIMUM), which for a scrolled window is its scrollbar's. The
+ * cards are measured here at the list's width, until they pass the bound.
+ */
+static void
+measure_cards (GtkWidget      *widget,
+               GtkOrientation  orientation,
+               int             for_size,
+               int            *minimum,
+               int            *natural,
+               int            *minimum_baseline,
+               int            *natural_baseline)
+{
+  GtkWidget *scroller = gtk_widget_get_first_child (widget);
+  GtkWidget *list = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller));
+  int height = 0;
+
+  gtk_widget_measure (scroller, orientation, for_size, minimum, natural, minimum_baseline, natural_baseline);
+  if (orientation != GTK_ORIENTATION_VERTICAL)
+    return;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list);
+       row != NULL && height < TRIAGE_AFP_APPLIED_MAX_HEIGHT;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      int row_height;
+
+      if (!gtk_widget_should_layout (row))
+        continue;
+      gtk_widget_measure (row, GTK_ORIENTATION_VERTICAL, for_size, NULL, &row_height, NULL, NULL);
+      height += row_height;
+    }
+
+  *minimum = *natural = CLAMP (height, *minimum, TRIAGE_AFP_APPLIED_MAX_HEIGHT);
+}
+
+static void
+allocate_child (GtkWidget *widget,
+                int        width,
+                int        height,
+                int        baseline)
+{
+  gtk_widget_allocate (gtk_widget_get_first_child (widget), width, height, baseline, NULL);
+}
+
 static void
 triage_afp_applied_init (TriageAfpApplied *self)
 {
-  GtkWidget *heading;
+  GtkWidget *cards;
 
-  self->buttons = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->items = g_list_store_new (TRIAGE_TYPE_AFP_APPLIED_ITEM);
+  self->earlier = g_hash_table_new (g_str_hash, g_str_equal);
   self->editable = TRUE;
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_box_set_spacing (GTK_BOX (self), 6);
 
-  heading = g_object_new (GTK_TYPE_LABEL, "label", _("Your Earlier Feedback"), "xalign", 0.0f, "wrap", TRUE,
-                          "accessible-role", GTK_ACCESSIBLE_ROLE_HEADING, NULL);
-  gtk_widget_add_css_class (heading, "heading");
-  gtk_box_append (GTK_BOX (self), heading);
-  self->intro = GTK_LABEL (label_new (NULL, 0, NULL));
+  self->heading = g_object_new (GTK_TYPE_LABEL, "label", _("Your Earlier Feedback"), "xalign", 0.0f, "wrap", TRUE,
+                                "accessible-role", GTK_ACCESSIBLE_ROLE_HEADING, NULL);
+  gtk_widget_add_css_class (self->heading, "heading");
+  gtk_box_append (GTK_BOX (self), self->heading);
+  self->intro = GTK_LABEL (g_object_new (GTK_TYPE_LABEL, "xalign", 0.0f, "wrap", TRUE,
+                                         "wrap-mode", PANGO_WRAP_WORD_CHAR, NULL));
   gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->intro));
-  self->items_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 12));
-  gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->items_box));
+
+  self->list = list_new (self);
+  self->scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->list);
+  triage_scroll_chain_attach (GTK_SCROLLED_WINDOW (self->scroller));
+  cards = adw_bin_new ();
+  gtk_widget_set_layout_manager (cards, gtk_custom_layout_new (height_for_width, measure_cards,
+                                                               allocate_child));
+  adw_bin_set_child (ADW_BIN (cards), self->scroller);
+  gtk_box_append (GTK_BOX (self), cards);
 }
 
 GtkWidget *

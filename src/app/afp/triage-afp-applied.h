@@ -14,6 +14,9 @@ G_BEGIN_DECLS
 
 #define TRIAGE_TYPE_AFP_APPLIED (triage_afp_applied_get_type ())
 
+/* The height the items' list scrolls within, in pixels: three or four cards. */
+#define TRIAGE_AFP_APPLIED_MAX_HEIGHT 600
+
 G_DECLARE_FINAL_TYPE (TriageAfpApplied, triage_afp_applied, TRIAGE, AFP_APPLIED, GtkBox)
 
 GtkWidget *triage_afp_applied_new            (void);
