@@ -253,6 +253,56 @@ app_test_afp_seed_review (int iteration)
   return review;
 }
 
+/* What app_test_afp_applied_review () says of its item @index (from 0). */
+#define APP_TEST_AFP_APPLIED_ID_FORMAT          "applied-item-%04u"
+#define APP_TEST_AFP_APPLIED_EXPLANATION_FORMAT "Explanation of item %04u: the agent changed the " \
+                                                "specification where this item asked, and says why."
+
+/*
+ * Seed 004's iteration 2 (app_test_afp_seed_review (2)) with an agent that
+ * reports on @n_items items, up to as many as libatp takes
+ * (ATP_AFP_MAX_APPLIED_ITEMS): the first is the person's one area,
+ * accepted; the others are ids the person never gave
+ * (APP_TEST_AFP_APPLIED_ID_FORMAT), partly applied or rejected in turn, each
+ * with a reason code and an explanation that names it.
+ */
+static inline AtpAfpReview *
+app_test_afp_applied_review (guint n_items)
+{
+  g_autofree char *second = app_test_atp_data ("seed-004-follow-up-request.json");
+  g_autoptr(JsonNode) node = json_from_string (second, NULL);
+  JsonArray *items = json_array_new ();
+  g_autoptr(AtpAfpReview) seed = app_test_afp_seed_review (2);
+  g_autoptr(AtpAfpRequest) request = NULL;
+  g_autoptr(GError) error = NULL;
+  AtpAfpReview *review;
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      JsonObject *item = json_object_new ();
+      g_autofree char *id = g_strdup_printf (APP_TEST_AFP_APPLIED_ID_FORMAT, i);
+      g_autofree char *explanation = g_strdup_printf (APP_TEST_AFP_APPLIED_EXPLANATION_FORMAT, i);
+
+      json_object_set_string_member (item, "id", i == 0 ? "scope-definition-lacks-detail-01" : id);
+      json_object_set_string_member (item, "status", i == 0 ? "accepted" : i % 2 ? "partial" : "rejected");
+      if (i > 0)
+        json_object_set_string_member (item, "reason_code", i % 2 ? "partly_in_scope" : "out_of_scope");
+      json_object_set_string_member (item, "explanation", explanation);
+      json_array_add_object_element (items, item);
+    }
+  json_object_set_array_member (json_object_get_object_member (json_node_get_object (node), "applied_feedback"),
+                                "items", items);
+  request = atp_afp_request_new_from_json (node, &error);
+  g_assert_no_error (error);
+
+  review = atp_afp_review_new (seed->session_id, request);
+  atp_afp_review_set_previous (review, seed->previous_id, seed->previous_iteration, &seed->previous_artifact);
+  atp_afp_review_set_latest_feedback (review, seed->latest_feedback_id, seed->latest_feedback_iteration,
+                                      seed->latest_feedback);
+  atp_afp_review_add_issued_id (review, "scope-definition-lacks-detail-01");
+  return review;
+}
+
 /* Drops the last reference to @object and waits until it is finalized (an async
  * operation finishing on a worker thread may hold it a moment longer). */
 static inline void

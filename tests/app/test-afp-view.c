@@ -14,6 +14,7 @@
 
 #include "afp-view-test-common.h"
 #include "app-test-common.h"
+#include "triage-afp-applied-card.h"
 #include "triage-afp-artifact.h"
 #include "triage-afp-protocol.h"
 #include "triage-request-stack.h"
@@ -547,6 +548,189 @@ test_long_unbroken_strings (Fixture       *fixture,
   g_assert_cmpint (widgets_test_longest_label (GTK_WIDGET (fixture->view)), <, 1000);
 }
 
+/* The label under @root that says @text, shown (mapped), or NULL. */
+static GtkWidget *
+shown_label (GtkWidget  *root,
+             const char *text)
+{
+  if (GTK_IS_LABEL (root) && gtk_widget_get_mapped (root) &&
+      g_strcmp0 (gtk_label_get_label (GTK_LABEL (root)), text) == 0)
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = shown_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* Whether all of @widget is inside @area, as drawn. */
+static gboolean
+drawn_within (GtkWidget *widget,
+              GtkWidget *area)
+{
+  graphene_rect_t bounds;
+
+  return gtk_widget_compute_bounds (widget, area, &bounds) &&
+         bounds.origin.y >= 0 && bounds.size.height > 0 &&
+         bounds.origin.y + bounds.size.height <= gtk_widget_get_height (area);
+}
+
+/* The scrolled window the earlier items scroll in, once it has its size. */
+static GtkWidget *
+applied_scroller (Fixture *fixture)
+{
+  GtkWidget *scroller = widgets_test_find_descendant (triage_afp_view_get_applied (fixture->view),
+                                                      GTK_TYPE_SCROLLED_WINDOW);
+
+  g_assert_nonnull (scroller);
+  WAIT_UNTIL (gtk_widget_get_height (scroller) > 0 &&
+              gtk_widget_get_first_child (widgets_test_find_descendant (scroller, GTK_TYPE_GRID_VIEW)) != NULL);
+  widgets_test_pump ();
+  return scroller;
+}
+
+/* A few of the agent's decisions: every card whole at its natural height,
+ * nothing scrolls inside; each says what it said before (the person's
+ * aspect, recommendation and id, the decision in words and an icon named
+ * alike, the reason and explanation; the ids the person never gave under
+ * the line that says what they are); Carry Over puts the item in the editor
+ * and then says it is there. */
+static void
+test_applied_few (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(AtpAfpReview) review = app_test_afp_applied_review (3);
+  TriageAfpEditor *editor = triage_afp_view_get_editor (fixture->view);
+  GtkAdjustment *adjustment;
+  GtkWidget *scroller, *carry, *image;
+  g_autofree char *description = g_strdup_printf ("Accepted: applied as recommended\n"
+                                                  APP_TEST_AFP_APPLIED_EXPLANATION_FORMAT, 0);
+  const char *texts[] = {
+    "Scope Definition",
+    "Create a more detailed specification or plan that lists the components to be updated.",
+    "Id scope-definition-lacks-detail-01",
+    "Accepted: applied as recommended",
+    "The agent also reports on items that were not in your latest feedback:",
+    "Id applied-item-0001",
+    "Partly applied",
+    "Reason: partly_in_scope",
+    "Id applied-item-0002",
+    "Rejected: not applied",
+    "Reason: out_of_scope",
+    "Carry Over “Scope Definition”",
+  };
+
+  afp_view_test_show_review (fixture, review);
+  g_assert_true (gtk_widget_get_visible (triage_afp_view_get_applied (fixture->view)));
+  scroller = applied_scroller (fixture);
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), <=, gtk_adjustment_get_page_size (adjustment));
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      GtkWidget *label = shown_label (scroller, texts[i]);
+
+      g_test_message ("%s", texts[i]);
+      g_assert_nonnull (label);
+      g_assert_true (drawn_within (label, scroller));
+    }
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *explanation = g_strdup_printf (APP_TEST_AFP_APPLIED_EXPLANATION_FORMAT, i);
+      GtkWidget *label = shown_label (scroller, explanation);
+
+      g_assert_nonnull (label);
+      g_assert_true (drawn_within (label, scroller));
+    }
+  image = widgets_test_find_descendant (scroller, GTK_TYPE_IMAGE);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (image), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Accepted: applied as recommended");
+
+  carry = gtk_widget_get_ancestor (shown_label (scroller, "Carry Over “Scope Definition”"), GTK_TYPE_BUTTON);
+  g_assert_nonnull (carry);
+  g_assert_true (gtk_widget_is_sensitive (carry));
+  /* The arrows bring the keyboard to it: it says the decision too. */
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (carry), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description);
+  g_signal_emit_by_name (carry, "clicked");
+  widgets_test_pump ();
+  g_assert_true (triage_afp_editor_has_item (editor, "scope-definition-lacks-detail-01"));
+  g_assert_nonnull (shown_label (scroller, "Carried Over “Scope Definition”"));
+  g_assert_false (gtk_widget_is_sensitive (carry));
+}
+
+/* Whether the keyboard is in @widget. */
+static gboolean
+focus_in (Fixture   *fixture,
+          GtkWidget *widget)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (fixture->window));
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+/* As many decisions as libatp takes: cards for what is on screen and
+ * around it, not one an item; the list scrolls within a bounded height. The
+ * keyboard goes into the list with Tab and out of it with one more press,
+ * either way; in it, End goes to the last item, which comes into view and is
+ * said by its row. */
+static void
+test_applied_many (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(AtpAfpReview) review = app_test_afp_applied_review (ATP_AFP_MAX_APPLIED_ITEMS);
+  g_autofree char *last_id = g_strdup_printf ("Id " APP_TEST_AFP_APPLIED_ID_FORMAT, ATP_AFP_MAX_APPLIED_ITEMS - 1);
+  g_autofree char *last_explanation = g_strdup_printf (APP_TEST_AFP_APPLIED_EXPLANATION_FORMAT,
+                                                       ATP_AFP_MAX_APPLIED_ITEMS - 1);
+  GtkWidget *artifact = triage_afp_view_get_artifact (fixture->view);
+  GtkWidget *editor = GTK_WIDGET (triage_afp_view_get_editor (fixture->view));
+  GtkWidget *scroller, *list, *focus;
+  GtkAdjustment *adjustment;
+  guint cards;
+
+  afp_view_test_show_review (fixture, review);
+  scroller = applied_scroller (fixture);
+  list = widgets_test_find_descendant (scroller, GTK_TYPE_GRID_VIEW);
+  cards = widgets_test_count_descendants (scroller, TRIAGE_TYPE_AFP_APPLIED_CARD);
+  g_test_message ("%u cards for %u items", cards, ATP_AFP_MAX_APPLIED_ITEMS);
+  g_assert_cmpuint (cards, <, 100);
+  g_assert_cmpint (gtk_widget_get_height (scroller), ==, TRIAGE_AFP_APPLIED_MAX_HEIGHT);
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, 10 * gtk_adjustment_get_page_size (adjustment));
+  g_assert_null (shown_label (scroller, last_explanation));
+
+  /* From the artifact, Tab goes into the list: the first card's Carry Over. */
+  g_assert_true (gtk_widget_child_focus (artifact, GTK_DIR_TAB_FORWARD));
+  for (guint i = 0; i < 10 && focus_in (fixture, artifact); i++)
+    g_assert_true (ui_test_press_key (fixture->window, "Tab"));
+  g_assert_true (focus_in (fixture, list));
+  focus = gtk_root_get_focus (GTK_ROOT (fixture->window));
+  g_assert_true (GTK_IS_BUTTON (focus));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (focus)), ==, "Carry Over “Scope Definition”");
+
+  /* End: the last item, scrolled to, its row said as it reads. */
+  g_assert_true (ui_test_press_key (fixture->window, "End"));
+  WAIT_UNTIL (shown_label (scroller, last_explanation) != NULL &&
+              drawn_within (shown_label (scroller, last_explanation), scroller));
+  g_assert_nonnull (shown_label (scroller, last_id));
+  focus = gtk_root_get_focus (GTK_ROOT (fixture->window));
+  g_assert_true (focus_in (fixture, list));
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (focus), GTK_ACCESSIBLE_PROPERTY_LABEL, last_id);
+
+  /* One Tab out, to the editor below; Shift+Tab back in, and out above. */
+  g_assert_true (ui_test_press_key (fixture->window, "Tab"));
+  g_assert_true (focus_in (fixture, editor));
+  g_assert_true (ui_test_press_key (fixture->window, "<Shift>Tab"));
+  g_assert_true (focus_in (fixture, list));
+  g_assert_true (ui_test_press_key (fixture->window, "<Shift>Tab"));
+  g_assert_true (focus_in (fixture, artifact));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -567,6 +751,8 @@ main (int   argc,
   AFP_VIEW_TEST_ADD ("send-key-from-editor", test_send_key_from_editor);
   AFP_VIEW_TEST_ADD ("media-type-once", test_media_type_once);
   AFP_VIEW_TEST_ADD ("long-unbroken-strings", test_long_unbroken_strings);
+  AFP_VIEW_TEST_ADD ("applied-few", test_applied_few);
+  AFP_VIEW_TEST_ADD ("applied-many", test_applied_many);
   g_test_add_func ("/afp-view/stack", test_stack);
 
   return g_test_run ();

@@ -14,9 +14,10 @@
  * long line took over a minute). Search still finds text anywhere in the
  * whole content, in the part of a shortened line that is not shown too.
  * Requests of as many options as libatp takes: a choice and a multi_choice
- * of 20,000 (shown, searched, the last one chosen, its draft) and AITP
- * radio and checkbox decisions of 100 and a products decision of 100 of 100
- * variants, each with the memory it took too.
+ * of 20,000 (shown, searched, the last one chosen, its draft), AITP
+ * radio and checkbox decisions of 100, a products decision of 100 of 100
+ * variants and an AFP review reporting on 1,000 applied items, each with
+ * the memory it took too.
  *
  * With --gl (the test test-stall-gl) it draws with GTK's GL renderer, the
  * default, instead of the cairo one the other tests use: under Xvfb that is
@@ -30,6 +31,7 @@
 #include "app-test-stall-window.h"
 #include "triage-decision-format.h"
 #include "triage-decision-view-private.h"
+#include "triage-afp-applied-card.h"
 #include "triage-afp-view.h"
 #include "triage-aitp-view-private.h"
 #include "triage-notifier.h"
@@ -712,6 +714,29 @@ test_aitp_products (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* An AFP review whose agent reports on as many items as libatp takes
+ * (ATP_AFP_MAX_APPLIED_ITEMS), shown in a window of its own: a card of
+ * wrapping labels each, all at once, held the main loop 13 s (busy 1.3 s);
+ * the list makes cards for what it shows and a few more (about 35). */
+static void
+test_afp_applied (void)
+{
+  guint64 rss_before = app_test_stall_rss_kib ();
+  g_autoptr(AtpAfpReview) review = app_test_afp_applied_review (ATP_AFP_MAX_APPLIED_ITEMS);
+  g_autofree char *id = atp_new_uuid ();
+  g_autoptr(AtpNotification) notification = app_test_afp_notification_new (id, "Many applied items", review);
+  g_autofree char *name = g_strdup_printf ("afp-applied-%u", ATP_AFP_MAX_APPLIED_ITEMS);
+  AppTestStall stall;
+  GtkWidget *window;
+
+  app_test_stall_start (&stall);
+  window = show_request_view (triage_afp_view_new (), notification);
+  /* What the bounds are about, whatever the machine's load. */
+  g_assert_cmpuint (count_widgets (window, TRIAGE_TYPE_AFP_APPLIED_CARD), <, 100);
+  assert_stall_and_memory (name, &stall, rss_before);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* What the app has done long before a request comes (see app_test_stall_warm_up()). */
 static void
 warm_up (void)
@@ -753,6 +778,7 @@ main (int   argc,
   g_test_add_func ("/stall/preview/again", test_preview_again);
   g_test_add_func ("/stall/request", test_request);
   g_test_add_func ("/stall/afp/long-line", test_afp_long_line);
+  g_test_add_func ("/stall/afp/applied", test_afp_applied);
   g_test_add_func ("/stall/aitp/huge-options", test_aitp_huge_options);
   g_test_add_data_func ("/stall/request/choice-options", "choice", test_request_options);
   g_test_add_data_func ("/stall/request/multi-choice-options", "multi_choice", test_request_options);
