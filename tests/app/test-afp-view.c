@@ -674,6 +674,21 @@ focus_in (Fixture   *fixture,
   return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
 }
 
+/* Presses @trigger where the keyboard is, as ui_test_press_key () does, in
+ * the window made active first: Tab follows the window's chain of focus,
+ * which GTK clears while another window (another test's, on the same
+ * display) has the display's focus. */
+static gboolean
+press_key (Fixture    *fixture,
+           const char *trigger)
+{
+  do
+    widgets_test_window_activate (fixture->window);
+  while (!gtk_window_is_active (GTK_WINDOW (fixture->window)));
+
+  return ui_test_press_key (fixture->window, trigger);
+}
+
 /* As many decisions as libatp takes: cards for what is on screen and
  * around it, not one an item; the list scrolls within a bounded height. The
  * keyboard goes into the list with Tab and out of it with one more press,
@@ -707,14 +722,14 @@ test_applied_many (Fixture       *fixture,
   /* From the artifact, Tab goes into the list: the first card's Carry Over. */
   g_assert_true (gtk_widget_child_focus (artifact, GTK_DIR_TAB_FORWARD));
   for (guint i = 0; i < 10 && focus_in (fixture, artifact); i++)
-    g_assert_true (ui_test_press_key (fixture->window, "Tab"));
+    g_assert_true (press_key (fixture, "Tab"));
   g_assert_true (focus_in (fixture, list));
   focus = gtk_root_get_focus (GTK_ROOT (fixture->window));
   g_assert_true (GTK_IS_BUTTON (focus));
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (focus)), ==, "Carry Over “Scope Definition”");
 
   /* End: the last item, scrolled to, its row said as it reads. */
-  g_assert_true (ui_test_press_key (fixture->window, "End"));
+  g_assert_true (press_key (fixture, "End"));
   WAIT_UNTIL (shown_label (scroller, last_explanation) != NULL &&
               drawn_within (shown_label (scroller, last_explanation), scroller));
   g_assert_nonnull (shown_label (scroller, last_id));
@@ -723,11 +738,11 @@ test_applied_many (Fixture       *fixture,
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (focus), GTK_ACCESSIBLE_PROPERTY_LABEL, last_id);
 
   /* One Tab out, to the editor below; Shift+Tab back in, and out above. */
-  g_assert_true (ui_test_press_key (fixture->window, "Tab"));
+  g_assert_true (press_key (fixture, "Tab"));
   g_assert_true (focus_in (fixture, editor));
-  g_assert_true (ui_test_press_key (fixture->window, "<Shift>Tab"));
+  g_assert_true (press_key (fixture, "<Shift>Tab"));
   g_assert_true (focus_in (fixture, list));
-  g_assert_true (ui_test_press_key (fixture->window, "<Shift>Tab"));
+  g_assert_true (press_key (fixture, "<Shift>Tab"));
   g_assert_true (focus_in (fixture, artifact));
 }
 
