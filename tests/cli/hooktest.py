@@ -152,12 +152,12 @@ class Hung(Relay):
 
 
 class Misrouted(Relay):
-    """A relay that passes both ways until misroute (); from then on it ends the
-    connections it has and answers each request on a new one as a proxy whose route to
-    the server is missing does: a bare 404, an HTML page without ATP's error object.
-    Once it has so answered a request line starting with @until, it passes again. The
-    request lines it answered so are in misrouted; what it passed from the clients is in
-    sent, as read."""
+    """A relay that reads each request whole and passes it until misroute (); from then
+    on it answers each request as a proxy whose route to the server is missing does (a
+    bare 404, an HTML page without ATP's error object) and closes that connection, until
+    it has so answered a request line starting with @until. A request already passed
+    (a long-poll under way) is left to finish. The request lines it answered so are in
+    misrouted; the requests it passed, whole, in sent."""
 
     PAGE = b"<html><body><h1>404 Not Found</h1></body></html>"
 
@@ -170,48 +170,62 @@ class Misrouted(Relay):
         super().__init__(world, upstream)
 
     def take(self, client, server):
-        if self.misrouting.is_set():
-            server.close()
-            threading.Thread(target=self.answer, args=(client,), daemon=True).start()
-            return
         self.held += [client, server]
-        threading.Thread(target=pump, args=(client, server, None, self.sent),
-                         daemon=True).start()
+        threading.Thread(target=self.forward, args=(client, server), daemon=True).start()
         threading.Thread(target=pump, args=(server, client), daemon=True).start()
 
-    def answer(self, client):
-        with client:
-            data = b""
-            while b"\r\n\r\n" not in data:
-                chunk = client.recv(65536)
-                if not chunk:
-                    return
-                data += chunk
-            head, body = data.split(b"\r\n\r\n", 1)
-            lines = head.decode("latin-1").split("\r\n")
-            length = next((int(line.split(":", 1)[1]) for line in lines[1:]
-                           if line.lower().startswith("content-length:")), 0)
-            while len(body) < length:
-                chunk = client.recv(65536)
-                if not chunk:
-                    return
-                body += chunk
-            if lines[0].startswith(self.until):
-                self.misrouting.clear()
-            self.misrouted.append(lines[0])
-            client.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\n"
-                           b"Content-Length: %d\r\nConnection: close\r\n\r\n%s"
-                           % (len(self.PAGE), self.PAGE))
+    @staticmethod
+    def read_request(client, data):
+        """The next request on @client after @data (bytes already read): (its line, the
+        request whole, what was read after it), or None once the client closed."""
+        while b"\r\n\r\n" not in data:
+            chunk = client.recv(65536)
+            if not chunk:
+                return None
+            data += chunk
+        head, body = data.split(b"\r\n\r\n", 1)
+        lines = head.decode("latin-1").split("\r\n")
+        length = next((int(line.split(":", 1)[1]) for line in lines[1:]
+                       if line.lower().startswith("content-length:")), 0)
+        while len(body) < length:
+            chunk = client.recv(65536)
+            if not chunk:
+                return None
+            body += chunk
+        return lines[0], head + b"\r\n\r\n" + body[:length], body[length:]
 
-    def misroute(self, until):
-        """Misroutes from now on, until a request line starting with @until."""
-        self.until = until
-        self.misrouting.set()
-        held, self.held = self.held, []
-        for sock in held:
+    def forward(self, client, server):
+        data = b""
+        with contextlib.suppress(OSError):
+            while (request := self.read_request(client, data)) is not None:
+                line, whole, data = request
+                if not self.misrouting.is_set():
+                    self.sent.append(whole)
+                    server.sendall(whole)
+                    continue
+                if line.startswith(self.until):
+                    self.misrouting.clear()
+                self.misrouted.append(line)
+                client.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\n"
+                               b"Content-Length: %d\r\nConnection: close\r\n\r\n%s"
+                               % (len(self.PAGE), self.PAGE))
+                break
+        for sock in (client, server):
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
             sock.close()
+
+    def misroute(self, until, cut=False):
+        """Misroutes from now on, until a request line starting with @until; with @cut,
+        the connections it has are ended too (a long-poll under way fails)."""
+        self.until = until
+        self.misrouting.set()
+        if cut:
+            held, self.held = self.held, []
+            for sock in held:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
 
     def saw(self, start):
         """Whether a request line starting with @start was misrouted."""
@@ -219,7 +233,12 @@ class Misrouted(Relay):
 
     def passed(self, request):
         """Whether a client sent @request (the start of a request line) through."""
-        return request.encode() in b"".join(self.sent)
+        return any(whole.startswith(request.encode()) for whole in self.sent)
+
+    def close(self):
+        super().close()
+        for sock in self.held:
+            sock.close()
 
 
 # The samples as the hooks reference prints them.

@@ -448,7 +448,7 @@ def test_wait_misrouted():
         n = s.wait_pending("Waited while misrouted")
         wait_for("the call to wait", lambda: any(m.get("method") == "notifications/progress"
                                                  for m in s.mcp.seen))
-        s.relay.misroute(until="GET ")
+        s.relay.misroute(until="GET ", cut=True)
         wait_for("the wait to be misrouted", lambda: s.relay.saw("GET "))
         s.server.respond_as_client(n["id"], "approve")
         result = s.mcp.reply(id)["result"]
