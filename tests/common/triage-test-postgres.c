@@ -10,7 +10,8 @@
  * The postmaster is killed with the test however the test ends (the parent's
  * death signal), and stopped at exit; its children follow it. Durability is
  * off (fsync, synchronous_commit): a test cluster never survives a power cut,
- * and no benchmark uses it.
+ * and no benchmark uses it. pg_stat_statements is loaded: a test may ask
+ * what the servers' statements cost the database.
  *
  * Each server of a test gets a schema of its own in one database (a URI
  * whose options set the search_path): a new schema costs a few
@@ -238,6 +239,7 @@ start_cluster (GError **error)
                                                   "-c", "full_page_writes=off",
                                                   "-c", "max_connections=200",
                                                   "-c", "log_lock_waits=on",
+                                                  "-c", "shared_preload_libraries=pg_stat_statements",
                                                   "-c", "log_min_duration_statement=1000",
                                                   "-c", "log_line_prefix=%m [%p] %a: ", NULL);
   if (self->postmaster == NULL)

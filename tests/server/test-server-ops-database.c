@@ -25,24 +25,43 @@ scrape (TriageTestServer *server)
   return g_strdup (answer->body);
 }
 
+/* The server's database's name. */
+static char *
+database_name (TriageTestServer *server)
+{
+  const char *database = triage_test_server_get_database (server);
+
+  return g_strndup (database + strlen ("postgresql:///"),
+                    strcspn (database + strlen ("postgresql:///"), "?"));
+}
+
+/* Runs @sql in the cluster's own database (the server's may refuse
+ * connections): the rows it gave. */
+static char *
+in_cluster (TriageTestServer *server,
+            const char       *sql)
+{
+  const char *database = triage_test_server_get_database (server);
+  g_autofree char *uri = g_strconcat ("postgresql:///postgres", strchr (database, '?'), NULL);
+  g_autoptr(GError) error = NULL;
+  char *out;
+
+  out = triage_test_postgres_run_sql (uri, sql, &error);
+  g_assert_no_error (error);
+  return out;
+}
+
 /* Runs @before, the server's database name, @after in the cluster's own
- * database (the server's may refuse connections). */
+ * database. */
 static void
 run_in_cluster (TriageTestServer *server,
                 const char       *before,
                 const char       *after)
 {
-  const char *database = triage_test_server_get_database (server);
-  const char *query = strchr (database, '?');
-  g_autofree char *name = g_strndup (database + strlen ("postgresql:///"),
-                                     query - database - strlen ("postgresql:///"));
-  g_autofree char *uri = g_strconcat ("postgresql:///postgres", query, NULL);
+  g_autofree char *name = database_name (server);
   g_autofree char *statement = g_strconcat (before, name, after, NULL);
-  g_autofree char *out = NULL;
-  g_autoptr(GError) error = NULL;
 
-  out = triage_test_postgres_run_sql (uri, statement, &error);
-  g_assert_no_error (error);
+  g_free (in_cluster (server, statement));
 }
 
 /* Ends every session of the server's database (the server connects again). */
@@ -522,6 +541,52 @@ test_dml_role (ServerOpsFixture *fixture,
   g_assert_true (triage_test_server_stop (server));
 }
 
+/* No statement of the server is compiled by PostgreSQL's JIT: its writers
+ * and listener plan no sequential scan, and a statement that has one
+ * anyway (the read of triage_schema's row for /readyz, the counts of
+ * /metrics, the migration's) was costed so high that each run of it was
+ * compiled first: tens of milliseconds of the database's CPU for every
+ * probe, 0.3 s for a new schema. */
+static void
+test_no_jit (void)
+{
+  g_autofree char *available = NULL, *name = NULL, *count = NULL, *compiled = NULL;
+  ServerOpsFixture storage = { NULL }, *fixture = &storage;
+
+  if (!triage_test_postgres_wanted ())
+    {
+      g_test_skip ("PostgreSQL's JIT compiler");
+      return;
+    }
+  /* pg_stat_statements counts every statement of the cluster from its
+   * start (triage-test-postgres.c), the migration's below too. */
+  server_ops_test_fixture_setup (fixture, NULL);
+  available = in_cluster (fixture->server, "SELECT pg_jit_available ()");
+  if (g_strcmp0 (available, "t\n") != 0)
+    {
+      server_ops_test_fixture_teardown (fixture, NULL);
+      g_test_skip ("PostgreSQL without its JIT compiler (llvmjit)");
+      return;
+    }
+  for (guint i = 0; i < 3; i++)
+    {
+      server_ops_test_assert_probe (fixture->server, "/readyz", 200, "ready");
+      g_free (scrape (fixture->server));
+    }
+  g_free (srv_post (fixture->server, fixture->key, "Compiled by nobody"));
+
+  name = database_name (fixture->server);
+  count = g_strdup_printf ("CREATE EXTENSION IF NOT EXISTS pg_stat_statements SCHEMA public;"
+                           " SELECT COALESCE (SUM (jit_functions), 0),"
+                           " BOOL_OR (query LIKE '%%FROM triage_schema%%' AND calls >= 3)"
+                           " FROM public.pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid"
+                           " WHERE d.datname = '%s'", name);
+  compiled = in_cluster (fixture->server, count);
+  /* None compiled; the probes' statement was counted. */
+  g_assert_cmpstr (compiled, ==, "0|t\n");
+  server_ops_test_fixture_teardown (fixture, NULL);
+}
+
 void
 server_ops_test_add_database (void)
 {
@@ -532,4 +597,5 @@ server_ops_test_add_database (void)
   g_test_add_func ("/server/ops/database-restoring-expiry", test_database_restoring_expiry);
   g_test_add ("/server/ops/dml-role", ServerOpsFixture, NULL, server_ops_test_fixture_setup,
               test_dml_role, server_ops_test_fixture_teardown);
+  g_test_add_func ("/server/ops/no-jit", test_no_jit);
 }

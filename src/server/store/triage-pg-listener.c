@@ -606,7 +606,7 @@ triage_pg_listener_new (TriagePgLink      *link,
   self->data = data;
   self->pending = g_tree_new_full (compare_ids, NULL, NULL, (GDestroyNotify) triage_event_row_free);
   self->conn = triage_pg_connection_new (link, "triage-server events",
-                                         "SET enable_seqscan = off; LISTEN " TRIAGE_PG_EVENT_CHANNEL,
+                                         TRIAGE_PG_NO_SEQSCAN "; LISTEN " TRIAGE_PG_EVENT_CHANNEL,
                                          error);
   /* Listening before the newest id is read: nothing falls in between. Its
    * reads' statements are prepared as it connects: a read never waits for

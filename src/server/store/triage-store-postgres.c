@@ -45,10 +45,10 @@
  * The statements of a batch find their rows by key, and each is planned once
  * on its connection, its plan kept: one made while a new database's tables
  * were empty scanned them whole, and grew with them, until the database's
- * next ANALYZE (a minute). With no sequential scan planned, a kept plan
- * reads through the keys however small the tables were. (The counts of
- * /metrics read whole tables through their keys instead.) */
-#define WRITER_SETTINGS "SET enable_seqscan = off"
+ * next ANALYZE (a minute). With no sequential scan planned (and so no JIT:
+ * TRIAGE_PG_NO_SEQSCAN), a kept plan reads through the keys however small
+ * the tables were. (The counts of /metrics read whole tables through their
+ * keys instead.) */
 #define PENDING_IN "(0, 1, 2)"   /* created, delivered, acknowledged (see triage-pg-schema.c) */
 #define RATE_SWEEP_US G_TIME_SPAN_MINUTE
 
@@ -657,7 +657,7 @@ triage_store_postgres_new (const char *uri,
   self->link = triage_pg_link_ref (link);
   for (guint i = 0; i < G_N_ELEMENTS (conns); i++)
     {
-      conns[i] = triage_pg_connection_new (link, "triage-server", WRITER_SETTINGS, error);
+      conns[i] = triage_pg_connection_new (link, "triage-server", TRIAGE_PG_NO_SEQSCAN, error);
       if (conns[i] == NULL)
         {
           while (i-- > 0)
