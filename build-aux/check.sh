@@ -23,10 +23,12 @@
 # nice only ranks the processes of one session: the builds ahead, in a session
 # of their own, share the machine with build's compile as equals.)
 # build-asan's tests start as soon as it is built, beside build's build and
-# tests (in a headless session of their own), and build's suite alone (the
-# dogtail tests, which need a display to themselves) runs beside the rest of
-# build's tests, in a session of its own too, as the step build-alone; the fuzz
-# targets run last.
+# tests (in a headless session of their own), the fuzz targets after them; and
+# build's suite alone (the dogtail tests, which need a display to themselves)
+# runs beside the rest of build's tests, in a session of its own too, as the
+# step build-alone. build's tests run twice as many at once as there are cores,
+# build-asan's one more than the cores (CHECK_TEST_PROCESSES,
+# CHECK_ASAN_TEST_PROCESSES): they mostly wait.
 # Each step's output is printed in order, when its turn comes; "waited N s" says
 # how long the tests had to wait for a build still running (build-asan's: from
 # the start).
@@ -59,6 +61,8 @@
 #   CHECK_SKIP_ASAN=1    skip the build-asan step
 #   CHECK_SKIP_FUZZ=1    skip the build-fuzz step
 #   CHECK_ASAN_TIMEOUT_MULTIPLIER   test timeout multiplier under sanitizers (default 3)
+#   CHECK_TEST_PROCESSES=N       tests of build run at once (default: twice the cores)
+#   CHECK_ASAN_TEST_PROCESSES=N  tests of build-asan run at once (default: the cores + 1)
 #   STRESS_ROUNDS=N      rounds of --stress (default 5)
 #   TRIAGE_CHAOS_LONG=1  as --long
 #   TRIAGE_JOBS=N        compile jobs (default: ninja's choice)
@@ -269,15 +273,15 @@ sys.exit(1 if failed + step_failures else 0)
 EOF
 }
 
-# test_run DIR LOGBASE MESON_TEST_ARG...: runs the tests of DIR headless; meson's
-# log is DIR/meson-logs/LOGBASE.json.
+# test_run DIR LOGBASE MESON_TEST_ARG...: runs the tests of DIR headless, $procs
+# (2 unless set) at once; meson's log is DIR/meson-logs/LOGBASE.json.
 test_run() {
     local dir="$TRIAGE_BUILD_BASE/$1" logbase="$2"
     shift 2
     rm -f "$dir/meson-logs/$logbase.json"
     bash "$TRIAGE_ROOT/build-aux/run-headless.sh" \
-        meson test -C "$dir" --no-rebuild --num-processes 2 --print-errorlogs --logbase "$logbase" \
-        "$@" ${test_args[@]+"${test_args[@]}"} </dev/null
+        meson test -C "$dir" --no-rebuild --num-processes "${procs:-2}" --print-errorlogs \
+        --logbase "$logbase" "$@" ${test_args[@]+"${test_args[@]}"} </dev/null
 }
 
 # tests_ran NAME DIR LOGBASE RC: keeps the log of test_run DIR LOGBASE, whose
@@ -304,7 +308,8 @@ tests_ran() {
     fi
 }
 
-# run_tests DIR MESON_TEST_ARG...: run the tests of DIR headless and keep its log.
+# run_tests DIR MESON_TEST_ARG...: run the tests of DIR headless ($procs at once)
+# and keep its log.
 run_tests() {
     local name="$1"
     shift
@@ -321,12 +326,12 @@ run_tests() {
 # may name suites or tests, everything runs in one go.
 run_build_tests() {
     if [ $user_test_args = 1 ]; then
-        run_tests build
+        procs=$build_procs run_tests build
         return
     fi
     aside build-alone run_alone_tests
-    say "build: testing (but the suite alone: see build-alone)"
-    test_run build testlog --no-suite alone
+    say "build: testing (but the suite alone: see build-alone), $build_procs at once"
+    procs=$build_procs test_run build testlog --no-suite alone
     tests_ran build build testlog $?
     aside_done build-alone
 }
@@ -337,10 +342,15 @@ run_alone_tests() {
     tests_ran build-alone build testlog-alone $?
 }
 
-# build-asan's tests, once it is built.
-run_asan_tests() {
-    await_ahead build-asan &&
-        run_tests build-asan --suite unit --suite integration --timeout-multiplier "$asan_mult"
+# build-asan's tests, once it is built; then build-fuzz's targets, once it is.
+run_ahead_tests() {
+    if [ $asan = 1 ] && await_ahead build-asan; then
+        procs=$asan_procs run_tests build-asan --suite unit --suite integration \
+            --timeout-multiplier "$asan_mult"
+    fi
+    if [ $fuzz = 1 ] && await_ahead build-fuzz; then
+        run_tests build-fuzz --suite fuzz --timeout-multiplier "$asan_mult"
+    fi
 }
 
 # prepared NAME RC: whether prepare_dir's status RC lets NAME's tests run.
@@ -394,6 +404,18 @@ if [ "${CHECK_SKIP_DEPS:-${TRIAGE_SKIP_DEPS:-0}}" != 1 ]; then
 fi
 
 asan_mult=${CHECK_ASAN_TIMEOUT_MULTIPLIER:-3}
+# The tests wait (on sockets, processes, timers) far more than they compute:
+# with two at a time of each build, the cores were idle a third to four
+# fifths of the time (build's 216 took 1,720 s, one after the other, and 14
+# minutes; build-asan's 124, 1,748 s and 15 minutes).
+cores=$(nproc)
+build_procs=${CHECK_TEST_PROCESSES:-$((cores * 2))}
+asan_procs=${CHECK_ASAN_TEST_PROCESSES:-$((cores + 1))}
+for n in "$build_procs" "$asan_procs"; do
+    case "$n" in
+        ''|*[!0-9]*|0) echo "check.sh: CHECK_TEST_PROCESSES and CHECK_ASAN_TEST_PROCESSES must be positive numbers" >&2; exit 2 ;;
+    esac
+done
 
 # The main build dir's ui and integration suites, round after round, under load.
 run_stress() {
@@ -457,17 +479,16 @@ else
         ahead_pid=$!
     fi
     # build-asan's tests run aside, as soon as it is built: beside build's
-    # build, then beside build's tests. Most tests wait (on sockets, processes,
-    # timeouts) far more than they compute, so one step's tests after the other's
-    # left the machine mostly idle (build's: 224 s of CPU in 524 s on two cores).
-    [ $asan = 0 ] || aside build-asan run_asan_tests
+    # build, then beside build's tests; the fuzz targets after them. Most tests
+    # wait (on sockets, processes, timeouts) far more than they compute, so one
+    # step's tests after the other's left the machine mostly idle (build's: 224
+    # s of CPU in 524 s on two cores).
+    [ $asan = 0 ] && [ $fuzz = 0 ] || aside build-ahead run_ahead_tests
     if [ "${CHECK_SKIP_MAIN:-0}" != 1 ]; then
         prepare_dir build gcc -- "${MAIN_BUILD_OPTS[@]}"
         prepared build $? && run_build_tests
     fi
-    [ $asan = 0 ] || aside_done build-asan
-    [ $fuzz = 0 ] || { await_ahead build-fuzz &&
-        run_tests build-fuzz --suite fuzz --timeout-multiplier "$asan_mult"; }
+    [ $asan = 0 ] && [ $fuzz = 0 ] || aside_done build-ahead
     ahead_pid=
 fi
 
