@@ -84,7 +84,7 @@ complete_cb (GObject      *object,
     _triage_outbox_emit (self, TRIAGE_OUTBOX_SIGNAL_GONE, settle->notification_id, settle->message);
   else
     _triage_outbox_emit (self, TRIAGE_OUTBOX_SIGNAL_CONFLICT, settle->notification_id,
-                   settle->outcome, settle->message);
+                         settle->outcome, settle->message);
 }
 
 static void
