@@ -126,7 +126,7 @@ test_switch_servers (void)
   g_assert_true (triage_test_server_restart (remote_test_server, &error));
   g_assert_no_error (error);
   switch_to (remote_test_server, remote_test_user_token);
-  app_test_wait_for (is_responded (remote_test_server, remote_test_api_key, here),
+  app_test_poll_for (is_responded (remote_test_server, remote_test_api_key, here),
                      APP_TEST_WAIT_MS);
   g_assert_null (triage_inbox_model_lookup (inbox, there[0]));
 
@@ -228,7 +228,7 @@ test_server_wait_shown (void)
   /* Its inbox row says when it goes too. */
   g_assert_nonnull (strstr (inbox_row_subtitle (GTK_WIDGET (window), id), "Answer sending at "));
   g_assert_false (is_responded (limited, key, id));
-  app_test_wait_for (is_responded (limited, key, id) &&
+  app_test_poll_for (is_responded (limited, key, id) &&
                      g_str_equal (triage_request_banner_get_title (banner), "Answer sent"),
                      APP_TEST_WAIT_MS);
 }
