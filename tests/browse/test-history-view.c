@@ -712,6 +712,114 @@ test_activate_and_keys (Fixture       *f,
   g_assert_true (focus == list_view || gtk_widget_is_ancestor (focus, list_view));
 }
 
+/* The title of the row the keyboard is on. */
+static const char *
+focused_title (Fixture *f)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (f->window));
+  GtkWidget *row = focus ? find_widget (focus, TRIAGE_TYPE_HISTORY_ROW) : NULL;
+
+  if (row == NULL || triage_history_row_get_entry (TRIAGE_HISTORY_ROW (row)) == NULL)
+    return NULL;
+
+  return triage_history_entry_get_title (triage_history_row_get_entry (TRIAGE_HISTORY_ROW (row)));
+}
+
+/* Tab from the chart, the stop before the list. */
+static void
+tab_into_list (Fixture *f)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (triage_history_view_get_chart (f->view)));
+  g_signal_emit_by_name (f->window, "move-focus", GTK_DIR_TAB_FORWARD);
+  browse_test_wait_for (focused_title (f) != NULL);
+}
+
+static void
+save_newer (Fixture *f,
+            guint    from,
+            guint    n)
+{
+  GListModel *model = G_LIST_MODEL (triage_history_view_get_model (f->view));
+  guint before = g_list_model_get_n_items (model);
+  g_autofree char *newest = NULL;
+
+  for (guint i = from; i < from + n; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("dddddddd-0000-4000-8000-0000000000%02u", i);
+      g_autofree char *title = g_strdup_printf ("Newer %u", i);
+      g_autoptr(AtpNotification) notification =
+        browse_test_notification (id, "CI", NULL, title, "d",
+                                  BROWSE_TEST_BASE_USEC + (100 + i) * G_TIME_SPAN_DAY, 0);
+
+      browse_test_save (f->store, notification);
+    }
+  triage_history_view_reload (f->view);
+  browse_test_wait_for (g_list_model_get_n_items (model) == before + n);
+  newest = g_strdup_printf ("Newer %u", from + n - 1);
+  browse_test_wait_for (title_is (model, 0, newest));
+  gtk_test_widget_wait_for_draw (f->window);
+}
+
+/* Tab into the list after newer decisions came: on the newest, shown first,
+ * when the keyboard never entered the list or left it on its first row (it
+ * went to the row that had been first, fourth by then); on the row it left
+ * otherwise; on the first row of a new search. */
+static void
+test_tab_enters (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkWidget *list_view = find_widget (GTK_WIDGET (f->view), GTK_TYPE_GRID_VIEW);
+
+  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+  browse_test_wait_for (first_row_read (f) != NULL);
+  gtk_test_widget_wait_for_draw (f->window);
+
+  save_newer (f, 0, 3);
+  tab_into_list (f);
+  g_assert_cmpstr (focused_title (f), ==, "Newer 2");
+
+  /* Left on the first row: back on the first, the newest. */
+  gtk_widget_grab_focus (GTK_WIDGET (triage_history_view_get_chart (f->view)));
+  save_newer (f, 3, 1);
+  tab_into_list (f);
+  g_assert_cmpstr (focused_title (f), ==, "Newer 3");
+
+  /* Left further down: back on that row, wherever it went. */
+  for (guint i = 0; i < 4; i++)
+    g_assert_true (gtk_widget_child_focus (list_view, GTK_DIR_DOWN));
+  g_assert_cmpstr (focused_title (f), ==, "Request 2999: deploy build 99");
+  tab_into_list (f);
+  g_assert_cmpstr (focused_title (f), ==, "Request 2999: deploy build 99");
+  gtk_widget_grab_focus (GTK_WIDGET (triage_history_view_get_chart (f->view)));
+  save_newer (f, 4, 2);
+  tab_into_list (f);
+  g_assert_cmpstr (focused_title (f), ==, "Request 2999: deploy build 99");
+
+  /* A new search: its first row. */
+  triage_history_view_set_search_text (f->view, "w1");
+  g_assert_cmpuint (n_shown (f), ==, N_ROWS / 10);
+  gtk_test_widget_wait_for_draw (f->window);
+  tab_into_list (f);
+  g_assert_cmpstr (focused_title (f), ==, "Request 2991: deploy build 91");
+
+  /* Shift+Tab from the search, round to the list, the last stop. */
+  triage_history_view_set_search_text (f->view, "");
+  g_assert_cmpuint (n_shown (f), ==, N_ROWS + 6);
+  gtk_test_widget_wait_for_draw (f->window);
+  save_newer (f, 6, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->view), "history.focus-search", NULL));
+  g_signal_emit_by_name (f->window, "move-focus", GTK_DIR_TAB_BACKWARD);
+  browse_test_wait_for (focused_title (f) != NULL);
+  g_assert_cmpstr (focused_title (f), ==, "Newer 6");
+
+  /* Down from the search: the first row too. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->view), "history.focus-search", NULL));
+  save_newer (f, 7, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->view), "history.focus-list", NULL));
+  browse_test_wait_for (focused_title (f) != NULL);
+  g_assert_cmpstr (focused_title (f), ==, "Newer 7");
+}
+
 static guint
 count_row_widgets (GtkWidget *widget)
 {
@@ -774,6 +882,7 @@ main (int   argc,
   ADD ("/history/view/refresh", fixture_setup, test_refresh);
   ADD ("/history/view/new-rows-on-top", fixture_setup, test_new_rows_on_top);
   ADD ("/history/view/activate-and-keys", fixture_setup, test_activate_and_keys);
+  ADD ("/history/view/tab-enters", fixture_setup, test_tab_enters);
   ADD ("/history/view/rows-built", fixture_setup, test_rows_built);
 
   return g_test_run ();

@@ -322,6 +322,7 @@ triage_history_view_apply_filters (TriageHistoryView *self)
 
   triage_history_model_set_filter (self->model, self->filter);
   triage_history_view_load_stats (self);
+  triage_history_view_focus_list_from_top (self);
   return TRUE;
 }
 

@@ -14,8 +14,9 @@ G_BEGIN_DECLS
  * TriageHistoryView spans three files: triage-history-view.c (the widget:
  * the list, its state, the database and the watch on it),
  * triage-history-view-filters.c (the search, the filter drop-downs and the
- * period, and the chart's statistics that follow them) and
- * triage-history-view-export.c (the export actions and their file chooser).
+ * period, and the chart's statistics that follow them),
+ * triage-history-view-export.c (the export actions and their file chooser)
+ * and triage-history-view-keyboard.c (the row Tab enters the list on).
  */
 
 struct _TriageHistoryView
@@ -37,6 +38,7 @@ struct _TriageHistoryView
   gboolean                facets_loading;
   gboolean                updating;
   gboolean                loaded_once;
+  gboolean                keyboard_at_top;  /* Tab enters the list on its first row */
   guint                   exports_running;
   guint                   poll_id;
   TriageHistoryViewState  state;
@@ -77,5 +79,11 @@ void     triage_history_view_load_stats            (TriageHistoryView      *self
 /* triage-history-view-export.c */
 void     triage_history_view_class_init_export     (GtkWidgetClass         *widget_class);
 void     triage_history_view_update_export_actions (TriageHistoryView      *self);
+
+/* triage-history-view-keyboard.c */
+void     triage_history_view_class_init_keyboard   (GtkWidgetClass         *widget_class);
+void     triage_history_view_init_keyboard         (TriageHistoryView      *self);
+void     triage_history_view_focus_list_from_top   (TriageHistoryView      *self);
+void     triage_history_view_focus_first_row       (TriageHistoryView      *self);
 
 G_END_DECLS

@@ -297,9 +297,8 @@ focus_list_action (GtkWidget  *widget,
   if (model == NULL || g_list_model_get_n_items (model) == 0)
     return;
 
-  /* Scrolling to an item also makes it the list's focus item. */
   gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", 0);
-  gtk_widget_grab_focus (GTK_WIDGET (self->list_view));
+  triage_history_view_focus_first_row (self);
 }
 
 static void
@@ -384,6 +383,7 @@ triage_history_view_set_db (TriageHistoryView *self,
   g_clear_object (&self->model);
   g_clear_pointer (&self->facets, triage_history_facets_free);
   self->loaded_once = FALSE;
+  triage_history_view_focus_list_from_top (self);
   g_set_object (&self->db, db);
 
   if (db != NULL)
@@ -661,6 +661,7 @@ triage_history_view_class_init (TriageHistoryViewClass *klass)
   triage_history_view_class_init_filters (widget_class);
 
   triage_history_view_class_init_export (widget_class);
+  triage_history_view_class_init_keyboard (widget_class);
   gtk_widget_class_install_action (widget_class, "history.clear-filters", NULL, clear_filters_action);
   gtk_widget_class_install_action (widget_class, "history.focus-search", NULL, focus_search_action);
   gtk_widget_class_install_action (widget_class, "history.focus-list", NULL, focus_list_action);
@@ -695,6 +696,7 @@ triage_history_view_init (TriageHistoryView *self)
   g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row), NULL);
   gtk_grid_view_set_factory (self->list_view, factory);
   triage_browse_tab_past_list (GTK_WIDGET (self->list_view));
+  triage_history_view_init_keyboard (self);
 
   /* Ctrl+F anywhere in the window while the history is shown. */
   controller = gtk_shortcut_controller_new ();
