@@ -5,7 +5,8 @@
 # filters (each named, and described by its choice), the chart (in words:
 # its description) and the list, one stop in the order they are seen, and
 # on out of the list in one press, not row by row (GTK 4.8 takes Tab from
-# row to row); Shift+Tab goes back the same way; the arrows go through the
+# row to row), into it on its first row, the newest, also once a newer
+# request came while the keyboard was out of it; Shift+Tab goes back the same way; the arrows go through the
 # rows (Home and End to the ends), whose list says how many there are;
 # Escape in the search clears it,
 # and a second goes on to the list. In the inbox, the list is one stop of
@@ -28,6 +29,7 @@ from apptest import App, Failure, Server, World, run, wait_for  # noqa: E402
 
 APPROVE = [{"id": "approve", "label": "Approve", "response_type": "simple"}]
 TITLES = ["History keys: first?", "History keys: second?", "History keys: third?"]
+NEWER = "History keys: newer?"
 TAB = "Tab"
 BACK = "<Shift>ISO_Left_Tab"
 
@@ -41,7 +43,8 @@ def assert_described(node, description):
 @contextlib.contextmanager
 def app_with(name, titles, description):
     """The app started as a person starts it, requests @titles in its inbox,
-    its window with the keyboard; gives its node on the accessibility bus."""
+    its window with the keyboard; gives its node on the accessibility bus
+    and the server."""
     world = World(name)
     server = Server(world)
     app = App(world, service=False, GTK_A11Y=None, NO_AT_BRIDGE=None)
@@ -55,7 +58,7 @@ def app_with(name, titles, description):
         frame = find(triage, "the main window", "frame", "Triage")
         rawinput.absoluteMotion(400, 300)
         wait_for("the window to have the keyboard", lambda: has_keyboard(frame), interval=0.1)
-        yield triage
+        yield triage, server
     finally:
         app.stop()
         server.stop()
@@ -63,7 +66,7 @@ def app_with(name, titles, description):
 
 
 def test_history_keys():
-    with app_with("history-keys", TITLES, "Please decide.") as triage:
+    with app_with("history-keys", TITLES, "Please decide.") as (triage, server):
         find(triage, "the History tab", "page tab", "History").click()
         # Newest first; all three in the list before the keys are pressed.
         for title in TITLES:
@@ -77,22 +80,26 @@ def test_history_keys():
         chart = key_to(TAB, "image", "Decisions over time")
         if "3 requests" not in chart.description:
             raise Failure(f"the chart is described as {chart.description!r}")
-        # Into the list at the row GTK keeps for the keyboard: the top one
-        # when the list was filled, which a row recorded after that (the
-        # history is written as the requests come) pushes down; Home goes
-        # to the newest.
-        row = key_to(TAB, "table cell", TITLES)
+        # Into the list on its first row, the newest, though rows recorded
+        # after the list was filled (the history is written as the requests
+        # come) pushed down the row GTK 4.8 keeps for the keyboard.
+        row = key_to(TAB, "table cell", TITLES[-1])
         # The list says how many it shows (the count above it is no stop of Tab).
         assert_described(row.parent, "3 requests")
-        if row.name != TITLES[-1]:
-            key_to("Home", "table cell", TITLES[-1])
         key_to("End", "table cell", TITLES[0])
         key_to("Home", "table cell", TITLES[-1])
         # One press out of the list, not one a row: to the window's next control.
         key_to(TAB, "page tab", "Inbox")
 
+        # A request comes while the keyboard is out of the list, left on its
+        # first row: back in on the newest, shown first, not on the row that
+        # had been first.
+        server.post(NEWER, APPROVE, description="Please decide.")
+        find(triage, "the newer request in the history", "table cell", NEWER)
+        key_to(BACK, "table cell", NEWER)
+        key_to("Down", "table cell", TITLES[-1])
+
         # Back the same way, into the list where the keyboard left it.
-        key_to(BACK, "table cell", TITLES[-1])
         key_to("Down", "table cell", TITLES[1])
         key_to("Down", "table cell", TITLES[0])
         key_to("Up", "table cell", TITLES[1])
@@ -110,7 +117,7 @@ def test_history_keys():
         find(triage, "the history's list again", "table cell", TITLES[0])
         if not search.focused:
             raise Failure("the first Escape took the keyboard out of the search")
-        key_to("Escape", "table cell", TITLES[-1])
+        key_to("Escape", "table cell", NEWER)
 
 
 def test_inbox_list_one_stop():
