@@ -1,5 +1,6 @@
 /* test-history-view.c — the history view on a real database: states, each
- * filter, choices, export, chart rendering (light and dark), refresh
+ * filter, choices, export, chart rendering (light and dark), refresh (the
+ * keyboard is test-history-view-keys.c's)
  *
  * Copyright 2026 The Triage authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,94 +8,10 @@
 
 #include <adwaita.h>
 
-#include "browse-test-common.h"
+#include "history-view-test-common.h"
 #include "midnight-test-util.h"
 #include "triage-history-row.h"
 #include "triage-history-view.h"
-#include "ui-test-util.h"
-
-#define N_ROWS 3000
-
-typedef struct
-{
-  char              *dir;
-  char              *path;
-  TriageStore       *store;
-  TriageHistoryDb   *db;
-  GArray            *rows;
-  GtkWidget         *window;
-  TriageHistoryView *view;
-} Fixture;
-
-static void
-open_view (Fixture *f)
-{
-  f->db = browse_test_open_history (f->path);
-  f->view = TRIAGE_HISTORY_VIEW (triage_history_view_new ());
-  f->window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 700);
-  gtk_window_set_child (GTK_WINDOW (f->window), GTK_WIDGET (f->view));
-  gtk_window_present (GTK_WINDOW (f->window));
-  browse_test_wait_for (gtk_widget_get_mapped (GTK_WIDGET (f->view)));
-
-  g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_LOADING);
-  triage_history_view_set_db (f->view, f->db);
-  browse_test_wait_for (!triage_history_view_get_loading (f->view) &&
-                        triage_history_view_get_state (f->view) != TRIAGE_HISTORY_VIEW_LOADING);
-}
-
-static void
-fixture_setup_empty (Fixture       *f,
-                     gconstpointer  data)
-{
-  f->dir = g_dir_make_tmp ("triage-history-view-XXXXXX", NULL);
-  f->path = g_build_filename (f->dir, "triage.db", NULL);
-  f->store = browse_test_open_store (f->path);
-  open_view (f);
-}
-
-static void
-fixture_setup (Fixture       *f,
-               gconstpointer  data)
-{
-  f->dir = g_dir_make_tmp ("triage-history-view-XXXXXX", NULL);
-  f->path = g_build_filename (f->dir, "triage.db", NULL);
-  f->store = browse_test_open_store (f->path);
-  f->rows = browse_test_generate (f->path, N_ROWS, BROWSE_TEST_BASE_USEC, 10 * G_TIME_SPAN_MINUTE);
-  open_view (f);
-}
-
-static void
-fixture_teardown (Fixture       *f,
-                  gconstpointer  data)
-{
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  browse_test_pump ();
-  browse_test_finalize (g_steal_pointer (&f->db));
-  browse_test_close_store (&f->store);
-  g_clear_pointer (&f->rows, browse_test_rows_free);
-  browse_test_rm_rf (f->dir);
-  g_free (f->path);
-  g_free (f->dir);
-}
-
-static guint
-n_shown (Fixture *f)
-{
-  browse_test_wait_for (!triage_history_view_get_loading (f->view));
-  return g_list_model_get_n_items (G_LIST_MODEL (triage_history_view_get_model (f->view)));
-}
-
-/* The entry at @position is read and has that title (asking reads its page). */
-static gboolean
-title_is (GListModel *model,
-          guint       position,
-          const char *title)
-{
-  g_autoptr(TriageHistoryEntry) entry = g_list_model_get_item (model, position);
-
-  return entry != NULL && g_strcmp0 (triage_history_entry_get_title (entry), title) == 0;
-}
 
 static guint
 count_rows (Fixture    *f,
@@ -121,42 +38,6 @@ count_rows (Fixture    *f,
   return n;
 }
 
-/* The first @type below @widget; list views must be the history's own
- * (drop-downs have list views in their popovers). */
-static GtkWidget *
-find_widget (GtkWidget *widget,
-             GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) &&
-      (type != GTK_TYPE_LIST_VIEW || gtk_widget_has_css_class (widget, "history-list")))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-/* A row that shows a read entry (not a placeholder for one). */
-static TriageHistoryRow *
-first_row_read (Fixture *f)
-{
-  TriageHistoryRow *row = TRIAGE_HISTORY_ROW (find_widget (GTK_WIDGET (f->view), TRIAGE_TYPE_HISTORY_ROW));
-
-  if (row == NULL || triage_history_row_get_entry (row) == NULL ||
-      triage_history_entry_get_id (triage_history_row_get_entry (row)) == NULL)
-    return NULL;
-
-  return row;
-}
-
 static void
 test_empty (Fixture       *f,
             gconstpointer  data)
@@ -168,7 +49,7 @@ test_empty (Fixture       *f,
 
   /* Even filtered, an empty history says so, not "no results". */
   triage_history_view_set_search_text (f->view, "anything");
-  n_shown (f);
+  history_view_test_n_shown (f);
   browse_test_pump ();
   g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_EMPTY);
 }
@@ -179,7 +60,7 @@ test_states (Fixture       *f,
 {
   GtkWidget *stack = browse_test_find_page_stack (GTK_WIDGET (f->view));
 
-  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, N_ROWS);
   g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_LIST);
 
   /* The first row shows the newest entry, in words. */
@@ -190,8 +71,8 @@ test_states (Fixture       *f,
     g_autofree char *title = g_strdup_printf ("Request %u: deploy build %u", N_ROWS - 1, (N_ROWS - 1) % 100);
 
     /* Shown as a placeholder until its page is read on the page thread. */
-    browse_test_wait_for (first_row_read (f) != NULL);
-    row = first_row_read (f);
+    browse_test_wait_for (history_view_test_first_row_read (f) != NULL);
+    row = history_view_test_first_row_read (f);
     g_assert_cmpstr (triage_history_entry_get_id (triage_history_row_get_entry (row)), ==, newest->id);
     g_assert_cmpstr (triage_history_row_get_title (row), ==, title);
     /* Row 2999: "Reviewer", no project, refused (2999 % 6 == 5), 40 s. */
@@ -207,12 +88,12 @@ test_states (Fixture       *f,
   }
 
   triage_history_view_set_search_text (f->view, "no such words");
-  g_assert_cmpuint (n_shown (f), ==, 0);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, 0);
   g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_NO_RESULTS);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "no-results");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->view), "history.clear-filters", NULL));
-  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, N_ROWS);
   g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_LIST);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "list");
 }
@@ -226,42 +107,42 @@ test_filters (Fixture       *f,
   gint64 day2_start = BROWSE_TEST_BASE_USEC + G_TIME_SPAN_DAY;
 
   g_assert_true (triage_history_view_set_service_filter (f->view, "Reviewer"));
-  g_assert_cmpuint (n_shown (f), ==, count_rows (f, "Reviewer", NULL, TRIAGE_HISTORY_OUTCOME_ANY, 0, 0));
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, count_rows (f, "Reviewer", NULL, TRIAGE_HISTORY_OUTCOME_ANY, 0, 0));
   g_assert_cmpstr (triage_history_view_get_filter (f->view)->service, ==, "Reviewer");
 
   g_assert_true (triage_history_view_set_project_filter (f->view, ""));
-  g_assert_cmpuint (n_shown (f), ==, count_rows (f, "Reviewer", "", TRIAGE_HISTORY_OUTCOME_ANY, 0, 0));
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, count_rows (f, "Reviewer", "", TRIAGE_HISTORY_OUTCOME_ANY, 0, 0));
 
   g_assert_true (triage_history_view_set_project_filter (f->view, "beta"));
   triage_history_view_set_outcome_filter (f->view, TRIAGE_OUTCOME_EXPIRED);
-  g_assert_cmpuint (n_shown (f), ==, count_rows (f, "Reviewer", "beta", TRIAGE_OUTCOME_EXPIRED, 0, 0));
-  g_assert_cmpuint (n_shown (f), >, 0);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, count_rows (f, "Reviewer", "beta", TRIAGE_OUTCOME_EXPIRED, 0, 0));
+  g_assert_cmpuint (history_view_test_n_shown (f), >, 0);
 
   triage_history_view_clear_filters (f->view);
   for (int outcome = TRIAGE_OUTCOME_NONE; outcome <= TRIAGE_OUTCOME_GONE; outcome++)
     {
       triage_history_view_set_outcome_filter (f->view, outcome);
-      g_assert_cmpuint (n_shown (f), ==, count_rows (f, NULL, NULL, outcome, 0, 0));
+      g_assert_cmpuint (history_view_test_n_shown (f), ==, count_rows (f, NULL, NULL, outcome, 0, 0));
     }
   triage_history_view_set_outcome_filter (f->view, TRIAGE_HISTORY_OUTCOME_ANY);
 
   /* Days, both ends included (the test runs in UTC). */
   triage_history_view_set_date_range (f->view, day2, day4);
-  g_assert_cmpuint (n_shown (f), ==, 3 * 144);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, 3 * 144);
   g_assert_cmpint (triage_history_view_get_filter (f->view)->from_usec, ==, day2_start);
   g_assert_cmpint (triage_history_view_get_filter (f->view)->to_usec, ==, day2_start + 3 * G_TIME_SPAN_DAY);
   /* Given backwards: the same days. */
   triage_history_view_set_date_range (f->view, day4, day2);
-  g_assert_cmpuint (n_shown (f), ==, 3 * 144);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, 3 * 144);
 
   /* With the search. */
   triage_history_view_set_search_text (f->view, "w7");
-  g_assert_cmpuint (n_shown (f), ==, 43);   /* i % 10 == 7 in 144..575: 147, 157 … 567 */
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, 43);   /* i % 10 == 7 in 144..575: 147, 157 … 567 */
   triage_history_view_set_service_filter (f->view, "Data pipeline");
-  g_assert_cmpuint (n_shown (f), ==, 43);   /* i % 10 == 7 implies i % 5 == 2 */
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, 43);   /* i % 10 == 7 implies i % 5 == 2 */
 
   triage_history_view_clear_filters (f->view);
-  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, N_ROWS);
   g_assert_true (triage_history_filter_is_empty (triage_history_view_get_filter (f->view)));
 }
 
@@ -295,18 +176,18 @@ test_periods (Fixture       *f,
       browse_test_save (f->store, notification);
     }
   triage_history_view_reload (f->view);
-  g_assert_cmpuint (n_shown (f), ==, 5);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, 5);
 
   triage_history_view_set_period (f->view, TRIAGE_HISTORY_PERIOD_TODAY);
-  g_assert_cmpuint (n_shown (f), ==, 1);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, 1);
   triage_history_view_set_period (f->view, TRIAGE_HISTORY_PERIOD_WEEK);
-  g_assert_cmpuint (n_shown (f), ==, 2);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, 2);
   triage_history_view_set_period (f->view, TRIAGE_HISTORY_PERIOD_MONTH);
-  g_assert_cmpuint (n_shown (f), ==, 3);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, 3);
   triage_history_view_set_period (f->view, TRIAGE_HISTORY_PERIOD_YEAR);
-  g_assert_cmpuint (n_shown (f), ==, 4);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, 4);
   triage_history_view_set_period (f->view, TRIAGE_HISTORY_PERIOD_ANY);
-  g_assert_cmpuint (n_shown (f), ==, 5);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, 5);
 
   /* The chart covers the last 30 days by default. */
   g_assert_true (g_str_has_suffix (triage_history_chart_get_summary (triage_history_view_get_chart (f->view)),
@@ -328,7 +209,7 @@ test_today_moves (Fixture       *f,
   browse_test_save (f->store, notification);
   triage_history_view_reload (f->view);
   triage_history_view_set_period (f->view, TRIAGE_HISTORY_PERIOD_TODAY);
-  g_assert_cmpuint (n_shown (f), ==, 1);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, 1);
 
   browse_test_wait_for (g_list_model_get_n_items (G_LIST_MODEL (triage_history_view_get_model (f->view))) == 0);
   g_assert_cmpint (triage_history_view_get_state (f->view), ==, TRIAGE_HISTORY_VIEW_NO_RESULTS);
@@ -404,7 +285,7 @@ test_export (Fixture       *f,
   const BrowseTestRow *newest = &g_array_index (f->rows, BrowseTestRow, N_ROWS - 1);
   guint ci;
 
-  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, N_ROWS);
 
   /* The three newest, selected; each count takes its own plural. */
   gtk_selection_model_select_range (selection, 0, 1, TRUE);
@@ -424,7 +305,7 @@ test_export (Fixture       *f,
   /* Everything shown under a filter. */
   triage_history_view_set_service_filter (f->view, "CI");
   ci = count_rows (f, "CI", NULL, TRIAGE_HISTORY_OUTCOME_ANY, 0, 0);
-  g_assert_cmpuint (n_shown (f), ==, ci);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, ci);
   export (f, FALSE, TRIAGE_HISTORY_FORMAT_JSON_LINES, jsonl_path, ci);
   jsonl = read_file (jsonl_path);
   g_assert_cmpuint (count_lines (jsonl), ==, ci);
@@ -494,7 +375,7 @@ test_chart (Fixture       *f,
   int width, height;
 
   triage_history_view_set_date_range (f->view, first, last);
-  n_shown (f);
+  history_view_test_n_shown (f);
   g_assert_cmpstr (triage_history_chart_get_summary (chart), ==,
                    BROWSE_TEST_SUMMARY_MARCH_2_TO_4);
   g_assert_cmpuint (triage_history_stats_get_n_buckets (triage_history_chart_get_stats (chart)), ==, 3);
@@ -521,7 +402,7 @@ test_chart (Fixture       *f,
 
   /* One service: the chart follows the service filter. */
   triage_history_view_set_service_filter (f->view, "CI");
-  n_shown (f);
+  history_view_test_n_shown (f);
   g_assert_true (g_str_has_prefix (triage_history_chart_get_summary (chart),
                                    "From 2026-03-02 to 2026-03-04, CI: 87 requests. "));
 
@@ -543,7 +424,7 @@ test_chart (Fixture       *f,
     g_autoptr(GBytes) empty = NULL;
 
     triage_history_view_set_date_range (f->view, later, later);
-    n_shown (f);
+    history_view_test_n_shown (f);
     g_assert_cmpstr (triage_history_chart_get_summary (chart), ==,
                      "From 2027-01-01 to 2027-01-01, CI: no requests.");
     gtk_test_widget_wait_for_draw (f->window);
@@ -559,14 +440,14 @@ test_refresh (Fixture       *f,
   g_autoptr(AtpNotification) second = NULL;
   GListModel *model = G_LIST_MODEL (triage_history_view_get_model (f->view));
 
-  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, N_ROWS);
 
   /* Told: reload. */
   first = browse_test_notification ("cccccccc-0000-4000-8000-000000000001", "CI", NULL, "New one",
                                     "d", BROWSE_TEST_BASE_USEC + 100 * G_TIME_SPAN_DAY, 0);
   browse_test_save (f->store, first);
   triage_history_view_reload (f->view);
-  g_assert_cmpuint (n_shown (f), ==, N_ROWS + 1);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, N_ROWS + 1);
 
   /* Not told: the view notices the store's write while it is shown. */
   second = browse_test_notification ("cccccccc-0000-4000-8000-000000000002", "CI", NULL, "Newer",
@@ -574,7 +455,7 @@ test_refresh (Fixture       *f,
   browse_test_save (f->store, second);
   browse_test_wait_for (g_list_model_get_n_items (model) == N_ROWS + 2);
   /* Its page is read on the page thread, the list shows it when it comes. */
-  browse_test_wait_for (title_is (model, 0, "Newer"));
+  browse_test_wait_for (history_view_test_title_is (model, 0, "Newer"));
 }
 
 /* The highest the list was scrolled in a frame drawn while watched. */
@@ -605,8 +486,8 @@ test_new_rows_on_top (Fixture       *f,
   PaintWatch watch = { NULL, 0, 0 };
   gulong paint_id;
 
-  browse_test_wait_for (first_row_read (f) != NULL);
-  vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (find_widget (GTK_WIDGET (f->view),
+  browse_test_wait_for (history_view_test_first_row_read (f) != NULL);
+  vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (history_view_test_find_widget (GTK_WIDGET (f->view),
                                                                              GTK_TYPE_GRID_VIEW)));
   gtk_test_widget_wait_for_draw (f->window);
   g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
@@ -626,7 +507,7 @@ test_new_rows_on_top (Fixture       *f,
                                G_CALLBACK (on_after_paint), &watch);
   triage_history_view_reload (f->view);
   browse_test_wait_for (g_list_model_get_n_items (model) == N_ROWS + 3);
-  browse_test_wait_for (title_is (model, 0, "Newer 2"));
+  browse_test_wait_for (history_view_test_title_is (model, 0, "Newer 2"));
 
   /* Laid out again: still at the top, the newest first on screen, in
    * every frame drawn (it was down by the new rows for one, a jump). */
@@ -636,8 +517,8 @@ test_new_rows_on_top (Fixture       *f,
   g_assert_cmpuint (watch.frames, >, 0);
   g_assert_cmpfloat (watch.highest, ==, 0);
   g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
-  browse_test_wait_for (first_row_read (f) != NULL);
-  g_assert_cmpstr (triage_history_entry_get_title (triage_history_row_get_entry (first_row_read (f))),
+  browse_test_wait_for (history_view_test_first_row_read (f) != NULL);
+  g_assert_cmpstr (triage_history_entry_get_title (triage_history_row_get_entry (history_view_test_first_row_read (f))),
                    ==, "Newer 2");
 
   /* Scrolled down, the view stays where the person put it. */
@@ -655,169 +536,6 @@ test_new_rows_on_top (Fixture       *f,
   for (guint i = 0; i < 3; i++)
     gtk_test_widget_wait_for_draw (f->window);
   g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), >, 0);
-}
-
-static void
-on_entry_activated (TriageHistoryView   *view,
-                    TriageHistoryEntry  *entry,
-                    TriageHistoryEntry **out)
-{
-  g_set_object (out, entry);
-}
-
-static void
-test_activate_and_keys (Fixture       *f,
-                        gconstpointer  data)
-{
-  g_autoptr(TriageHistoryEntry) activated = NULL;
-  GtkWidget *list_view = find_widget (GTK_WIDGET (f->view), GTK_TYPE_GRID_VIEW);
-  GtkWidget *entry = find_widget (GTK_WIDGET (f->view), GTK_TYPE_SEARCH_ENTRY);
-  GtkWidget *focus;
-  GtkShortcutController *keys;
-
-  n_shown (f);
-  g_signal_connect (f->view, "entry-activated", G_CALLBACK (on_entry_activated), &activated);
-  /* At once if its page is read, else when it is. */
-  g_signal_emit_by_name (list_view, "activate", 2);
-  browse_test_wait_for (activated != NULL);
-  g_assert_cmpstr (triage_history_entry_get_id (activated), ==,
-                   g_array_index (f->rows, BrowseTestRow, N_ROWS - 3).id);
-
-  /* Ctrl+F, window-wide while the history is shown. */
-  keys = ui_test_find_shortcut (GTK_WIDGET (f->view), "<Control>f", "action(history.focus-search)");
-  g_assert_nonnull (keys);
-  g_assert_cmpint (gtk_shortcut_controller_get_scope (keys), ==, GTK_SHORTCUT_SCOPE_MANAGED);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->view), "history.focus-search", NULL));
-  focus = gtk_root_get_focus (GTK_ROOT (f->window));
-  g_assert_true (focus == entry || gtk_widget_is_ancestor (focus, entry));
-
-  /* Escape in the search clears it. */
-  triage_history_view_set_search_text (f->view, "w1");
-  g_assert_cmpuint (n_shown (f), ==, N_ROWS / 10);
-  g_signal_emit_by_name (entry, "stop-search");
-  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
-
-  /* Down in the search goes to the results, as in the inbox (GTK went to the
-   * services filter below it); so does Enter. */
-  triage_history_view_set_search_text (f->view, "w1");
-  g_assert_cmpuint (n_shown (f), ==, N_ROWS / 10);
-  g_assert_nonnull (ui_test_find_shortcut (entry, "Down", "action(history.focus-list)"));
-  g_assert_true (gtk_widget_activate_action (entry, "history.focus-list", NULL));
-  focus = gtk_root_get_focus (GTK_ROOT (f->window));
-  g_assert_true (focus == list_view || gtk_widget_is_ancestor (focus, list_view));
-
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->view), "history.focus-search", NULL));
-  g_signal_emit_by_name (entry, "activate");
-  focus = gtk_root_get_focus (GTK_ROOT (f->window));
-  g_assert_true (focus == list_view || gtk_widget_is_ancestor (focus, list_view));
-}
-
-/* The title of the row the keyboard is on. */
-static const char *
-focused_title (Fixture *f)
-{
-  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (f->window));
-  GtkWidget *row = focus ? find_widget (focus, TRIAGE_TYPE_HISTORY_ROW) : NULL;
-
-  if (row == NULL || triage_history_row_get_entry (TRIAGE_HISTORY_ROW (row)) == NULL)
-    return NULL;
-
-  return triage_history_entry_get_title (triage_history_row_get_entry (TRIAGE_HISTORY_ROW (row)));
-}
-
-/* Tab from the chart, the stop before the list. */
-static void
-tab_into_list (Fixture *f)
-{
-  gtk_widget_grab_focus (GTK_WIDGET (triage_history_view_get_chart (f->view)));
-  g_signal_emit_by_name (f->window, "move-focus", GTK_DIR_TAB_FORWARD);
-  browse_test_wait_for (focused_title (f) != NULL);
-}
-
-static void
-save_newer (Fixture *f,
-            guint    from,
-            guint    n)
-{
-  GListModel *model = G_LIST_MODEL (triage_history_view_get_model (f->view));
-  guint before = g_list_model_get_n_items (model);
-  g_autofree char *newest = NULL;
-
-  for (guint i = from; i < from + n; i++)
-    {
-      g_autofree char *id = g_strdup_printf ("dddddddd-0000-4000-8000-0000000000%02u", i);
-      g_autofree char *title = g_strdup_printf ("Newer %u", i);
-      g_autoptr(AtpNotification) notification =
-        browse_test_notification (id, "CI", NULL, title, "d",
-                                  BROWSE_TEST_BASE_USEC + (100 + i) * G_TIME_SPAN_DAY, 0);
-
-      browse_test_save (f->store, notification);
-    }
-  triage_history_view_reload (f->view);
-  browse_test_wait_for (g_list_model_get_n_items (model) == before + n);
-  newest = g_strdup_printf ("Newer %u", from + n - 1);
-  browse_test_wait_for (title_is (model, 0, newest));
-  gtk_test_widget_wait_for_draw (f->window);
-}
-
-/* Tab into the list after newer decisions came: on the newest, shown first,
- * when the keyboard never entered the list or left it on its first row (it
- * went to the row that had been first, fourth by then); on the row it left
- * otherwise; on the first row of a new search. */
-static void
-test_tab_enters (Fixture       *f,
-                 gconstpointer  data)
-{
-  GtkWidget *list_view = find_widget (GTK_WIDGET (f->view), GTK_TYPE_GRID_VIEW);
-
-  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
-  browse_test_wait_for (first_row_read (f) != NULL);
-  gtk_test_widget_wait_for_draw (f->window);
-
-  save_newer (f, 0, 3);
-  tab_into_list (f);
-  g_assert_cmpstr (focused_title (f), ==, "Newer 2");
-
-  /* Left on the first row: back on the first, the newest. */
-  gtk_widget_grab_focus (GTK_WIDGET (triage_history_view_get_chart (f->view)));
-  save_newer (f, 3, 1);
-  tab_into_list (f);
-  g_assert_cmpstr (focused_title (f), ==, "Newer 3");
-
-  /* Left further down: back on that row, wherever it went. */
-  for (guint i = 0; i < 4; i++)
-    g_assert_true (gtk_widget_child_focus (list_view, GTK_DIR_DOWN));
-  g_assert_cmpstr (focused_title (f), ==, "Request 2999: deploy build 99");
-  tab_into_list (f);
-  g_assert_cmpstr (focused_title (f), ==, "Request 2999: deploy build 99");
-  gtk_widget_grab_focus (GTK_WIDGET (triage_history_view_get_chart (f->view)));
-  save_newer (f, 4, 2);
-  tab_into_list (f);
-  g_assert_cmpstr (focused_title (f), ==, "Request 2999: deploy build 99");
-
-  /* A new search: its first row. */
-  triage_history_view_set_search_text (f->view, "w1");
-  g_assert_cmpuint (n_shown (f), ==, N_ROWS / 10);
-  gtk_test_widget_wait_for_draw (f->window);
-  tab_into_list (f);
-  g_assert_cmpstr (focused_title (f), ==, "Request 2991: deploy build 91");
-
-  /* Shift+Tab from the search, round to the list, the last stop. */
-  triage_history_view_set_search_text (f->view, "");
-  g_assert_cmpuint (n_shown (f), ==, N_ROWS + 6);
-  gtk_test_widget_wait_for_draw (f->window);
-  save_newer (f, 6, 1);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->view), "history.focus-search", NULL));
-  g_signal_emit_by_name (f->window, "move-focus", GTK_DIR_TAB_BACKWARD);
-  browse_test_wait_for (focused_title (f) != NULL);
-  g_assert_cmpstr (focused_title (f), ==, "Newer 6");
-
-  /* Down from the search: the first row too. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->view), "history.focus-search", NULL));
-  save_newer (f, 7, 1);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->view), "history.focus-list", NULL));
-  browse_test_wait_for (focused_title (f) != NULL);
-  g_assert_cmpstr (focused_title (f), ==, "Newer 7");
 }
 
 static guint
@@ -842,16 +560,16 @@ test_rows_built (Fixture       *f,
 {
   guint n;
 
-  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, N_ROWS);
   gtk_test_widget_wait_for_draw (f->window);
   n = count_row_widgets (GTK_WIDGET (f->view));
   g_assert_cmpuint (n, >, 0);
   g_assert_cmpuint (n, <=, 64);
 
   triage_history_view_set_search_text (f->view, "deploy");
-  g_assert_cmpuint (n_shown (f), ==, N_ROWS);
+  g_assert_cmpuint (history_view_test_n_shown (f), ==, N_ROWS);
   triage_history_view_set_service_filter (f->view, browse_test_services[0]);
-  g_assert_cmpuint (n_shown (f), >, 200);
+  g_assert_cmpuint (history_view_test_n_shown (f), >, 200);
   gtk_test_widget_wait_for_draw (f->window);
   n = count_row_widgets (GTK_WIDGET (f->view));
   g_assert_cmpuint (n, >, 0);
@@ -869,21 +587,20 @@ main (int   argc,
   adw_init ();
 
 #define ADD(path, setup, func) \
-  g_test_add (path, Fixture, NULL, setup, func, fixture_teardown)
+  g_test_add (path, Fixture, NULL, setup, func, history_view_test_teardown)
 
-  ADD ("/history/view/empty", fixture_setup_empty, test_empty);
-  ADD ("/history/view/states", fixture_setup, test_states);
-  ADD ("/history/view/filters", fixture_setup, test_filters);
-  ADD ("/history/view/choices", fixture_setup, test_choices);
-  ADD ("/history/view/periods", fixture_setup_empty, test_periods);
-  ADD ("/history/view/today-moves", fixture_setup_empty, test_today_moves);
-  ADD ("/history/view/export", fixture_setup, test_export);
-  ADD ("/history/view/chart", fixture_setup, test_chart);
-  ADD ("/history/view/refresh", fixture_setup, test_refresh);
-  ADD ("/history/view/new-rows-on-top", fixture_setup, test_new_rows_on_top);
-  ADD ("/history/view/activate-and-keys", fixture_setup, test_activate_and_keys);
-  ADD ("/history/view/tab-enters", fixture_setup, test_tab_enters);
-  ADD ("/history/view/rows-built", fixture_setup, test_rows_built);
+  ADD ("/history/view/empty", history_view_test_setup_empty, test_empty);
+  ADD ("/history/view/states", history_view_test_setup, test_states);
+  ADD ("/history/view/filters", history_view_test_setup, test_filters);
+  ADD ("/history/view/choices", history_view_test_setup, test_choices);
+  ADD ("/history/view/periods", history_view_test_setup_empty, test_periods);
+  ADD ("/history/view/today-moves", history_view_test_setup_empty, test_today_moves);
+  ADD ("/history/view/export", history_view_test_setup, test_export);
+  ADD ("/history/view/chart", history_view_test_setup, test_chart);
+  ADD ("/history/view/refresh", history_view_test_setup, test_refresh);
+  ADD ("/history/view/new-rows-on-top", history_view_test_setup, test_new_rows_on_top);
+  history_view_test_add_keys ();
+  ADD ("/history/view/rows-built", history_view_test_setup, test_rows_built);
 
   return g_test_run ();
 }
