@@ -23,13 +23,19 @@ open_view (Fixture *f)
                         triage_history_view_get_state (f->view) != TRIAGE_HISTORY_VIEW_LOADING);
 }
 
-void
-history_view_test_setup_empty (Fixture       *f,
-                               gconstpointer  data)
+static void
+open_store (Fixture *f)
 {
   f->dir = g_dir_make_tmp ("triage-history-view-XXXXXX", NULL);
   f->path = g_build_filename (f->dir, "triage.db", NULL);
   f->store = browse_test_open_store (f->path);
+}
+
+void
+history_view_test_setup_empty (Fixture       *f,
+                               gconstpointer  data)
+{
+  open_store (f);
   open_view (f);
 }
 
@@ -37,9 +43,7 @@ void
 history_view_test_setup (Fixture       *f,
                          gconstpointer  data)
 {
-  f->dir = g_dir_make_tmp ("triage-history-view-XXXXXX", NULL);
-  f->path = g_build_filename (f->dir, "triage.db", NULL);
-  f->store = browse_test_open_store (f->path);
+  open_store (f);
   f->rows = browse_test_generate (f->path, N_ROWS, BROWSE_TEST_BASE_USEC, 10 * G_TIME_SPAN_MINUTE);
   open_view (f);
 }
