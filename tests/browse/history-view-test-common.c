@@ -113,3 +113,20 @@ history_view_test_first_row_read (Fixture *f)
 
   return row;
 }
+
+void
+history_view_test_store_newer (Fixture *f,
+                               guint    from,
+                               guint    n)
+{
+  for (guint i = from; i < from + n; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("dddddddd-0000-4000-8000-0000000000%02u", i);
+      g_autofree char *title = g_strdup_printf ("Newer %u", i);
+      g_autoptr(AtpNotification) notification =
+        browse_test_notification (id, "CI", NULL, title, "d",
+                                  BROWSE_TEST_BASE_USEC + (100 + i) * G_TIME_SPAN_DAY, 0);
+
+      browse_test_save (f->store, notification);
+    }
+}

@@ -48,6 +48,11 @@ GtkWidget        *history_view_test_find_widget    (GtkWidget     *widget,
                                                     GType          type);
 /* A row that shows a read entry (not a placeholder for one). */
 TriageHistoryRow *history_view_test_first_row_read (Fixture       *f);
+/* Stores @n decisions newer than every other, "Newer @from" and on (the
+ * view is not told). */
+void              history_view_test_store_newer    (Fixture       *f,
+                                                    guint          from,
+                                                    guint          n);
 
 /* test-history-view-keys.c adds its tests; main() calls it among its own, so
  * the test paths and their order stay as they were in one file. */

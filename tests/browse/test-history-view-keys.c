@@ -95,16 +95,7 @@ save_newer (Fixture *f,
   guint before = g_list_model_get_n_items (model);
   g_autofree char *newest = NULL;
 
-  for (guint i = from; i < from + n; i++)
-    {
-      g_autofree char *id = g_strdup_printf ("dddddddd-0000-4000-8000-0000000000%02u", i);
-      g_autofree char *title = g_strdup_printf ("Newer %u", i);
-      g_autoptr(AtpNotification) notification =
-        browse_test_notification (id, "CI", NULL, title, "d",
-                                  BROWSE_TEST_BASE_USEC + (100 + i) * G_TIME_SPAN_DAY, 0);
-
-      browse_test_save (f->store, notification);
-    }
+  history_view_test_store_newer (f, from, n);
   triage_history_view_reload (f->view);
   browse_test_wait_for (g_list_model_get_n_items (model) == before + n);
   newest = g_strdup_printf ("Newer %u", from + n - 1);

@@ -492,16 +492,7 @@ test_new_rows_on_top (Fixture       *f,
   gtk_test_widget_wait_for_draw (f->window);
   g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
 
-  for (guint i = 0; i < 3; i++)
-    {
-      g_autofree char *id = g_strdup_printf ("dddddddd-0000-4000-8000-00000000000%u", i);
-      g_autofree char *title = g_strdup_printf ("Newer %u", i);
-      g_autoptr(AtpNotification) notification =
-        browse_test_notification (id, "CI", NULL, title, "d",
-                                  BROWSE_TEST_BASE_USEC + (100 + i) * G_TIME_SPAN_DAY, 0);
-
-      browse_test_save (f->store, notification);
-    }
+  history_view_test_store_newer (f, 0, 3);
   watch.adjustment = vadjustment;
   paint_id = g_signal_connect (gtk_widget_get_frame_clock (f->window), "after-paint",
                                G_CALLBACK (on_after_paint), &watch);
