@@ -1,17 +1,18 @@
 #!/usr/bin/python3
 # test-browse-dogtail.py — the inbox's and the history's lists of the real
 # triage binary with the keyboard alone, read through AT-SPI (dogtail) as a
-# screen reader reads them. In the history view: from the search (Ctrl+F), Tab goes through the export button, the four
-# filters (each named, and described by its choice), the chart (in words:
-# its description) and the list, one stop in the order they are seen, and
-# on out of the list in one press, not row by row (GTK 4.8 takes Tab from
-# row to row), into it on its first row, the newest, also once a newer
-# request came while the keyboard was out of it; Shift+Tab goes back the same way; the arrows go through the
+# screen reader reads them. In the history view: from the search (Ctrl+F),
+# Tab goes through the export button, the four filters (each named, and
+# described by its choice), the chart (in words: its description) and the
+# list, one stop in the order they are seen, and on out of the list in one
+# press, not row by row (GTK 4.8 takes Tab from row to row), into it on its
+# first row, the newest, also once a newer request came while the keyboard
+# was out of it; Shift+Tab goes back the same way; the arrows go through the
 # rows (Home and End to the ends), whose list says how many there are;
-# Escape in the search clears it,
-# and a second goes on to the list. In the inbox, the list is one stop of
-# Tab too: from a row, Tab goes on to the request shown beside it, not to
-# the next row, and Shift+Tab comes back to the row.
+# Escape in the search clears it, and a second goes on to the list. In the
+# inbox, the list is one stop of Tab too: from a row, Tab goes on to the
+# request shown beside it, not to the next row, and Shift+Tab comes back to
+# the row.
 #
 # Runs under tests/fake-notifyd.py --private-bus --no-click, with GTK_A11Y
 # unset for the app (the accessibility bus is D-Bus-activated on that bus).
