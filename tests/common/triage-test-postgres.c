@@ -16,6 +16,12 @@
  * Each server of a test gets a schema of its own in one database (a URI
  * whose options set the search_path): a new schema costs a few
  * milliseconds, a new database a second or more.
+ *
+ * initdb costs about a second of CPU, and the build's tests make 39
+ * clusters: the first test makes the cluster's files and leaves a copy of
+ * them beside its build ($TRIAGE_PG_TEMPLATE), named by what made them; the
+ * others copy it (a tenth of the cost). It is put in place by a rename, so a
+ * test sees a whole copy or none.
  */
 
 #define G_LOG_DOMAIN "triage-test-postgres"
@@ -169,11 +175,87 @@ stop_cluster (void)
   g_clear_pointer (&cluster, g_free);
 }
 
+/* cp -a: the owner (postgres, when we are root) and the modes kept. */
+static gboolean
+copy_tree (const char  *from,
+           const char  *to,
+           GError     **error)
+{
+  g_autoptr(GSubprocess) cp = g_subprocess_new (G_SUBPROCESS_FLAGS_STDERR_MERGE, error,
+                                                "cp", "-a", from, to, NULL);
+
+  if (cp == NULL || !g_subprocess_wait_check (cp, NULL, error))
+    {
+      g_prefix_error (error, "cannot copy %s to %s: ", from, to);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The template beside the build for the files `@initdb -D … @options`
+ * makes, or NULL without $TRIAGE_PG_TEMPLATE. */
+static char *
+template_path (const char         *initdb,
+               const char * const *options)
+{
+  const char *base = g_getenv ("TRIAGE_PG_TEMPLATE");
+  g_autofree char *joined = NULL, *command = NULL, *key = NULL;
+
+  if (base == NULL || *base == '\0')
+    return NULL;
+  joined = g_strjoinv (" ", (char **) options);
+  command = g_strconcat (initdb, " ", joined, NULL);
+  key = g_compute_checksum_for_string (G_CHECKSUM_SHA256, command, -1);
+  return g_strdup_printf ("%s-%.12s", base, key);
+}
+
+/* The cluster's files in @data: a copy of the template, or initdb's (then
+ * left as the template when there is none yet). */
+static gboolean
+make_data (Cluster              *self,
+           GSubprocessLauncher  *launcher,
+           const char           *initdb_path,
+           const char           *data,
+           GError              **error)
+{
+  static const char * const options[] = { "-A", "trust", "-U", "postgres", "-E", "UTF8",
+                                          "--locale=C", "--no-sync", "--no-instructions", NULL };
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autofree char *template = template_path (initdb_path, options);
+  g_autofree char *staged = NULL;
+  g_auto(GStrv) argv = NULL;
+  g_autoptr(GSubprocess) initdb = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  if (template != NULL && g_file_test (template, G_FILE_TEST_IS_DIR))
+    return copy_tree (template, data, error);
+
+  g_strv_builder_add_many (builder, initdb_path, "-D", data, NULL);
+  g_strv_builder_addv (builder, (const char **) options);
+  argv = g_strv_builder_end (builder);
+  initdb = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, error);
+  if (initdb == NULL || !g_subprocess_wait_check (initdb, NULL, error))
+    {
+      g_autofree char *tail = log_tail (self);
+
+      g_prefix_error (error, "initdb failed (%s): ", tail);
+      return FALSE;
+    }
+  if (template == NULL)
+    return TRUE;
+
+  /* Another test may put its copy in place first: then this one goes. A
+   * template that could not be left costs the next test an initdb, no more. */
+  staged = g_strdup_printf ("%s.%d", template, (int) getpid ());
+  if (!copy_tree (data, staged, &local_error) || g_rename (staged, template) != 0)
+    triage_test_remove_tree (staged);
+  return TRUE;
+}
+
 static gboolean
 start_cluster (GError **error)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) initdb = NULL;
   g_autofree char *data = NULL, *initdb_path = NULL, *postgres_path = NULL, *port = NULL;
   g_autofree char *uri = NULL, *answer = NULL;
   Cluster *self;
@@ -218,16 +300,8 @@ start_cluster (GError **error)
     }
 
   launcher = launcher_new (self);
-  initdb = g_subprocess_launcher_spawn (launcher, error, initdb_path, "-D", data, "-A", "trust",
-                                        "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync",
-                                        "--no-instructions", NULL);
-  if (initdb == NULL || !g_subprocess_wait_check (initdb, NULL, error))
-    {
-      g_autofree char *tail = log_tail (self);
-
-      g_prefix_error (error, "initdb failed (%s): ", tail);
-      return FALSE;
-    }
+  if (!make_data (self, launcher, initdb_path, data, error))
+    return FALSE;
 
   self->port = free_port ();
   port = g_strdup_printf ("%u", self->port);
