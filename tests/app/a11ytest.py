@@ -45,8 +45,8 @@ from dogtail.predicate import GenericPredicate  # noqa: E402
 from dogtail.tree import root  # noqa: E402
 
 
-__all__ = ["GenericPredicate", "buttons", "find", "find_app", "find_where", "has_keyboard",
-           "invalid", "key_to", "rawinput", "root", "tab_to"]
+__all__ = ["GenericPredicate", "assert_list", "buttons", "find", "find_app", "find_where",
+           "has_keyboard", "invalid", "key_to", "rawinput", "root", "tab_to"]
 
 
 def find(parent, what, role=None, name=None, timeout=20):
@@ -70,6 +70,21 @@ def find_app(app=None, timeout=30):
             app.alive()
         return next((a for a in root.applications() if a.name == "triage"), None)
     return wait_for("triage on the accessibility bus", found, timeout=timeout, interval=0.3)
+
+
+def assert_list(node, items):
+    """That @node reads as a screen reader says a list ("list, 3 items"): its
+    role "list", its children @items (their names: their number is what is
+    said), each a "list item", not a table and its cells ("row 1 column 1")."""
+    if node.roleName != "list":
+        raise Failure(f"{node.name!r} reads as a {node.roleName}, not a list")
+    # Read afresh, as the app says it now: GTK 4.8 tells no change of a
+    # list's rows (no children-changed), so the client's cache keeps the old.
+    node.clear_cache()
+    children = [node.getChildAtIndex(i) for i in range(node.childCount)]
+    read = [(child.roleName, child.name) for child in children]
+    if read != [("list item", item) for item in items]:
+        raise Failure(f"the list {node.name!r} reads as {read}, not as the list items {items}")
 
 
 def buttons(node):

@@ -23,7 +23,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from a11ytest import find_app, find_where, rawinput  # noqa: E402  (sets dogtail up first)
+from a11ytest import assert_list, find_app, find_where, rawinput  # noqa: E402  (dogtail first)
 from afptest import ask, finish  # noqa: E402
 from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
 
@@ -186,6 +186,14 @@ def open_review(title):
     return find_app(timeout=20)
 
 
+def assert_earlier_list(triage, items):
+    """The earlier items and what the agent did with them read as the list of
+    cards they look (its heading names it), not as GTK 4.8's grid of cells."""
+    assert_list(find_where(triage, "the list of the earlier items",
+                           lambda n: n.name == "Your Earlier Feedback" and n.roleName != "heading"),
+                items)
+
+
 def review(triage, level, justification, points, areas, summary, carry=()):
     """Fills the editor in as a person does, and sends."""
     find(triage, "the editor's heading", "heading", "Your Review")
@@ -259,6 +267,7 @@ def test_three_iterations():
              "Changes since iteration 1: 3 lines added, 1 removed. "
              "Added lines start with +, removed lines with -.")
         find(triage, "the agent's decision", "label", "Partly applied")
+        assert_earlier_list(triage, ["Scope Definition", "Accessibility", "Id made-up-item-99"])
         review(triage, "High", "Read it all.", [("Structure", "Clear list.")],
                [("Icons", "Icon colours are not covered.", "Add the icon palette.")],
                "Almost there.", carry=("Accessibility",))
@@ -279,6 +288,7 @@ def test_three_iterations():
         proc = ask(world, third, session=session, title="Dark mode spec, third")
         triage = open_review("Dark mode spec, third")
         find(triage, "the agent's reason", "label", "Reason: infeasible")
+        assert_earlier_list(triage, ["Accessibility", "Icons"])
         review(triage, "Low", "Icons still open.", [], [], "Ship it without icons.", carry=("Icons",))
         _, response = check_stream(finish(proc), third, session, issued, set(ids2))
         ids3 = [a["id"] for a in response["feedback"]["areas_for_improvement"]]

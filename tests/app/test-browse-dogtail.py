@@ -8,8 +8,9 @@
 # press, not row by row (GTK 4.8 takes Tab from row to row), into it on its
 # first row, the newest, also once a newer request came while the keyboard
 # was out of it; Shift+Tab goes back the same way; the arrows go through the
-# rows (Home and End to the ends), whose list says how many there are;
-# Escape in the search clears it, and a second goes on to the list. In the
+# rows (Home and End to the ends), whose list says how many there are and
+# reads as a list of list items, not as GTK 4.8's grid of cells; Escape in
+# the search clears it, and a second goes on to the list. In the
 # inbox, the list is one stop of Tab too: from a row, Tab goes on to the
 # request shown beside it, not to the next row, and Shift+Tab comes back to
 # the row.
@@ -25,7 +26,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from a11ytest import find, find_app, has_keyboard, key_to, rawinput  # noqa: E402  (dogtail first)
+from a11ytest import (assert_list, find, find_app, has_keyboard,  # noqa: E402  (dogtail first)
+                      key_to, rawinput)
 from apptest import App, Failure, Server, World, run, wait_for  # noqa: E402
 
 APPROVE = [{"id": "approve", "label": "Approve", "response_type": "simple"}]
@@ -70,8 +72,11 @@ def test_history_keys():
     with app_with("history-keys", TITLES, "Please decide.") as (triage, server):
         find(triage, "the History tab", "page tab", "History").click()
         # Newest first; all three in the list before the keys are pressed.
+        history = find(triage, "the history's list", None, "Decision history")
+        if history.roleName != "list":
+            raise Failure(f"the history reads as a {history.roleName}, not a list")
         for title in TITLES:
-            find(triage, "the requests in the history", "table cell", title)
+            find(history, "the requests in the history", "list item", title)
 
         search = key_to("<Control>f", "entry", "Search the decision history")
         key_to(TAB, "push button", "Export the History")
@@ -84,11 +89,15 @@ def test_history_keys():
         # Into the list on its first row, the newest, though rows recorded
         # after the list was filled (the history is written as the requests
         # come) pushed down the row GTK 4.8 keeps for the keyboard.
-        row = key_to(TAB, "table cell", TITLES[-1])
-        # The list says how many it shows (the count above it is no stop of Tab).
-        assert_described(row.parent, "3 requests")
-        key_to("End", "table cell", TITLES[0])
-        key_to("Home", "table cell", TITLES[-1])
+        row = key_to(TAB, "list item", TITLES[-1])
+        # The list says how many it shows (the count above it is no stop of
+        # Tab), and reads as the list it looks, not as GTK 4.8's grid.
+        if row.parent != history:
+            raise Failure(f"the history's first row is in {row.parent.name!r}")
+        assert_described(history, "3 requests")
+        assert_list(history, TITLES[::-1])
+        key_to("End", "list item", TITLES[0])
+        key_to("Home", "list item", TITLES[-1])
         # One press out of the list, not one a row: to the window's next control.
         key_to(TAB, "page tab", "Inbox")
 
@@ -96,18 +105,19 @@ def test_history_keys():
         # first row: back in on the newest, shown first, not on the row that
         # had been first.
         server.post(NEWER, APPROVE, description="Please decide.")
-        find(triage, "the newer request in the history", "table cell", NEWER)
-        key_to(BACK, "table cell", NEWER)
-        key_to("Down", "table cell", TITLES[-1])
+        find(history, "the newer request in the history", "list item", NEWER)
+        assert_list(history, [NEWER] + TITLES[::-1])
+        key_to(BACK, "list item", NEWER)
+        key_to("Down", "list item", TITLES[-1])
 
         # Back the same way, into the list where the keyboard left it.
-        key_to("Down", "table cell", TITLES[1])
-        key_to("Down", "table cell", TITLES[0])
-        key_to("Up", "table cell", TITLES[1])
+        key_to("Down", "list item", TITLES[1])
+        key_to("Down", "list item", TITLES[0])
+        key_to("Up", "list item", TITLES[1])
         key_to(BACK, "image", "Decisions over time")
         key_to(BACK, "push button", "Received")
         key_to(TAB, "image", "Decisions over time")
-        key_to(TAB, "table cell", TITLES[1])
+        key_to(TAB, "list item", TITLES[1])
 
         # Escape clears the search (here one that finds nothing); a second
         # goes on to the list, at its first row.
@@ -115,10 +125,10 @@ def test_history_keys():
         rawinput.typeText("zqxj")
         find(triage, "the history without results", "push button", "Clear Filters")
         rawinput.pressKey("Escape")
-        find(triage, "the history's list again", "table cell", TITLES[0])
+        find(history, "the history's list again", "list item", TITLES[0])
         if not search.focused:
             raise Failure("the first Escape took the keyboard out of the search")
-        key_to("Escape", "table cell", NEWER)
+        key_to("Escape", "list item", NEWER)
 
 
 def test_inbox_list_one_stop():

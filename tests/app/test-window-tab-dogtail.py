@@ -133,7 +133,8 @@ def test_filter_popups_named():
         expect_popup("Project", ["All Projects"], "Project")
 
         find(triage, "the History tab", "page tab", "History").click()
-        find(triage, "the request in the history", "table cell", "Popup one?")
+        history = find(triage, "the history's list", "list", "Decision history")
+        find(history, "the request in the history", "list item", "Popup one?")
         key_to("<Control>f", "entry", "Search the decision history")
         key_to(TAB, "push button", "Export the History")
         key_to(TAB, "push button", "Service")
@@ -158,7 +159,8 @@ def test_chosen_days_described():
     calendars' arrows are named."""
     with app_with("tab-days", ["Days one?"]) as (triage, _):
         find(triage, "the History tab", "page tab", "History").click()
-        find(triage, "the request in the history", "table cell", "Days one?")
+        history = find(triage, "the history's list", "list", "Decision history")
+        find(history, "the request in the history", "list item", "Days one?")
         key_to("<Control>f", "entry", "Search the decision history")
         for name in ["Export the History", "Service", "Project", "Outcome", "Received"]:
             key_to(TAB, "push button", name)

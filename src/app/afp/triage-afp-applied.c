@@ -11,6 +11,7 @@
 #include "triage-afp-applied.h"
 #include "triage-afp-applied-card.h"
 #include "triage-afp-applied-item.h"
+#include "triage-list-item-a11y.h"
 #include "triage-scroll-chain.h"
 
 /*
@@ -77,6 +78,7 @@ on_card_setup (GtkSignalListItemFactory *factory,
   /* Nothing to activate: a card is read, and its Carry Over pressed. */
   gtk_list_item_set_activatable (list_item, FALSE);
   g_signal_connect_object (card, "carry-over", G_CALLBACK (on_card_carry_over), self, G_CONNECT_SWAPPED);
+  triage_list_item_a11y_read_as_list_item (card);
   gtk_list_item_set_child (list_item, card);
 }
 
@@ -276,7 +278,7 @@ static GtkWidget *
 list_new (TriageAfpApplied *self)
 {
   g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-  GtkSelectionModel *model = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->items))));
+  g_autoptr(GtkSelectionModel) model = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->items))));
   GtkEventController *keys = gtk_shortcut_controller_new ();
   static const struct { const char *trigger; GtkDirectionType direction; } tabs[] = {
     { "Tab|KP_Tab", GTK_DIR_TAB_FORWARD },
@@ -288,8 +290,15 @@ list_new (TriageAfpApplied *self)
   g_signal_connect_object (factory, "bind", G_CALLBACK (on_card_bind), self, 0);
   g_signal_connect_object (factory, "unbind", G_CALLBACK (on_card_unbind), self, 0);
 
-  view = gtk_grid_view_new (model, g_object_ref (factory));
-  gtk_grid_view_set_max_columns (GTK_GRID_VIEW (view), 1);
+  /* A list of cards to a screen reader, as it looks, not GTK 4.8's grid
+   * ("table, row 1 column 1"): its items are list items by
+   * triage_list_item_a11y_read_as_list_item () in on_card_setup (). */
+  view = g_object_new (GTK_TYPE_GRID_VIEW,
+                       "accessible-role", GTK_ACCESSIBLE_ROLE_LIST,
+                       "model", model,
+                       "factory", factory,
+                       "max-columns", 1,
+                       NULL);
   gtk_widget_add_css_class (view, "afp-applied-list");
   gtk_accessible_update_relation (GTK_ACCESSIBLE (view),
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->heading, NULL,
