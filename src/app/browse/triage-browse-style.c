@@ -6,6 +6,7 @@
 
 #define G_LOG_DOMAIN "triage-browse"
 
+#include <glib/gi18n.h>
 #include <gtk/gtk.h>
 
 #include "triage-browse-style.h"
@@ -76,8 +77,31 @@ bind_label (GtkSignalListItemFactory *factory,
                                     -1);
 }
 
+/* Escape in the popup's search field: clears what was typed, and closes the
+ * popup once there is nothing to clear, the keyboard back on the drop-down's
+ * button. GTK 4.8's own handler (run first) only resets the filter, and did
+ * so also when nothing was typed: reopened, the popup kept the first Escape
+ * (its search is "" then, not none), which left the keyboard in it. */
+static void
+on_popup_search_stop (GtkSearchEntry *entry,
+                      gpointer        user_data)
+{
+  GtkWidget *popup = gtk_widget_get_ancestor (GTK_WIDGET (entry), GTK_TYPE_POPOVER);
+
+  if (gtk_editable_get_text (GTK_EDITABLE (entry))[0] != '\0')
+    gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  else if (popup != NULL)
+    gtk_popover_popdown (GTK_POPOVER (popup));
+}
+
 /* The list of choices in the popup, which GTK 4.8 names by its class
- * ("GtkListView"): named by the drop-down ("Service"), as its button. */
+ * ("GtkListView"): named by the drop-down ("Service"), as its button. So is
+ * the search field above it, where there is one, which GTK 4.8 also names
+ * by its class ("GtkSearchEntry"), described by what it does (and
+ * Escape in it clears or closes, on_popup_search_stop ()). With the
+ * search field, the list is one stop of Tab, as the window's lists: GTK
+ * 4.8 took Tab from row to row, and a person went through every service
+ * to come back to the search field. */
 static void
 label_popup_list (GtkWidget   *widget,
                   GtkDropDown *dropdown)
@@ -86,9 +110,26 @@ label_popup_list (GtkWidget   *widget,
        child = gtk_widget_get_next_sibling (child))
     {
       if (GTK_IS_LIST_VIEW (child))
-        gtk_accessible_update_relation (GTK_ACCESSIBLE (child),
-                                        GTK_ACCESSIBLE_RELATION_LABELLED_BY, dropdown, NULL,
-                                        -1);
+        {
+          gtk_accessible_update_relation (GTK_ACCESSIBLE (child),
+                                          GTK_ACCESSIBLE_RELATION_LABELLED_BY, dropdown, NULL,
+                                          -1);
+          if (gtk_drop_down_get_enable_search (dropdown))
+            triage_browse_tab_past_list (child);
+        }
+      else if (GTK_IS_SEARCH_ENTRY (child))
+        {
+          gtk_accessible_update_relation (GTK_ACCESSIBLE (child),
+                                          GTK_ACCESSIBLE_RELATION_LABELLED_BY, dropdown, NULL,
+                                          -1);
+          gtk_accessible_update_property (GTK_ACCESSIBLE (child),
+                                          GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                          /* Translators: the search field in the popup of a
+                                           * filter (Service, Project), for a screen reader */
+                                          _("Type to show only the choices that start with it"),
+                                          -1);
+          g_signal_connect (child, "stop-search", G_CALLBACK (on_popup_search_stop), NULL);
+        }
       else
         label_popup_list (child, dropdown);
     }
@@ -137,6 +178,16 @@ triage_browse_prepare_drop_down (GtkDropDown *dropdown)
   g_signal_connect (factory, "setup", G_CALLBACK (setup_label), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_label), NULL);
   gtk_drop_down_set_factory (dropdown, factory);
+
+  /* The popup's search matches the choices' strings: GTK 4.8 filters
+   * nothing without an expression, and the inbox's searched in vain. */
+  if (gtk_drop_down_get_enable_search (dropdown) && gtk_drop_down_get_expression (dropdown) == NULL)
+    {
+      g_autoptr(GtkExpression) expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL,
+                                                                         "string");
+
+      gtk_drop_down_set_expression (dropdown, expression);
+    }
 
   button = gtk_widget_get_first_child (GTK_WIDGET (dropdown));
   if (GTK_IS_TOGGLE_BUTTON (button))

@@ -395,6 +395,24 @@ on_token_visibility (TriagePreferencesWindow *self)
                                   -1);
 }
 
+/* GTK 4.8 tells a screen reader where the keyboard went by the widget
+ * that has it, and for a GtkText, which has no role of its own, by its
+ * parent: in libadwaita 1.2's entry rows that is a box inside the row, which
+ * never has the keyboard, so Tab into the address or the token was silent
+ * (no focus event; Orca said nothing). The text inside is made a field of
+ * its own, named as the row, while no reader has seen it (the window is
+ * being built): the role can change only then. */
+static void
+present_field_text (AdwPreferencesRow *row)
+{
+  GtkEditable *text = gtk_editable_get_delegate (GTK_EDITABLE (row));
+
+  g_object_set (text, "accessible-role", GTK_ACCESSIBLE_ROLE_TEXT_BOX, NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (text),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, adw_preferences_row_get_title (row),
+                                  -1);
+}
+
 static void
 label_token_peek_button (TriagePreferencesWindow *self)
 {
@@ -482,6 +500,8 @@ triage_preferences_window_constructed (GObject *object)
                            G_CALLBACK (on_autostart_switch_active), self, G_CONNECT_SWAPPED);
   sync_autostart (self);
 
+  present_field_text (ADW_PREFERENCES_ROW (self->url_row));
+  present_field_text (ADW_PREFERENCES_ROW (self->token_row));
   label_token_peek_button (self);
   sync_from_settings (self);
   set_busy (self, FALSE);

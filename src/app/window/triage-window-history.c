@@ -111,6 +111,10 @@ show_past_request (TriageWindow       *self,
   adw_window_title_set_subtitle (self->history_detail_title,
                                  triage_history_entry_get_service_name (entry));
   adw_leaflet_set_visible_child (self->history_leaflet, self->history_detail_page);
+  /* The keyboard on its heading, as a request opened from the inbox: the
+   * list's row it was on is gone from sight, and the keyboard went where
+   * the page's change took it (Back, or one of the request's labels). */
+  triage_request_view_focus_heading (self->past_view);
 }
 
 static void
