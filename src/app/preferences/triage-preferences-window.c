@@ -398,10 +398,12 @@ on_token_visibility (TriagePreferencesWindow *self)
 /* GTK 4.8 tells a screen reader where the keyboard went by the widget
  * that has it, and for a GtkText, which has no role of its own, by its
  * parent: in libadwaita 1.2's entry rows that is a box inside the row, which
- * never has the keyboard, so Tab into the address or the token was silent
- * (no focus event; Orca said nothing). The text inside is made a field of
- * its own, named as the row, while no reader has seen it (the window is
- * being built): the role can change only then. */
+ * never has the keyboard, so Tab into the address was silent (no focus
+ * event; Orca said nothing). The text inside is made a field of its own,
+ * named as the row, while no reader has seen it (the window is being
+ * built): the role can change only then. Not the token's: GTK 4.8 says
+ * "password text" only of a GtkPasswordEntry, and a reader echoes what is
+ * typed in a plain "text", the token aloud. */
 static void
 present_field_text (AdwPreferencesRow *row)
 {
@@ -501,7 +503,6 @@ triage_preferences_window_constructed (GObject *object)
   sync_autostart (self);
 
   present_field_text (ADW_PREFERENCES_ROW (self->url_row));
-  present_field_text (ADW_PREFERENCES_ROW (self->token_row));
   label_token_peek_button (self);
   sync_from_settings (self);
   set_busy (self, FALSE);
