@@ -122,6 +122,14 @@ def expect_popup(opener, choices, list_name):
     key_to("Escape", "push button", opener)
 
 
+def history_searched(triage, title):
+    """The History tab, @title listed in it, the keyboard in its search."""
+    find(triage, "the History tab", "page tab", "History").click()
+    history = find(triage, "the history's list", "list", "Decision history")
+    find(history, "the request in the history", "list item", title)
+    key_to("<Control>f", "entry", "Search the decision history")
+
+
 def test_filter_popups_named():
     """The inbox's and the history's filter popups: their list named by the
     filter, every row by the choice it shows."""
@@ -132,10 +140,7 @@ def test_filter_popups_named():
         key_to(TAB, "push button", "Project")
         expect_popup("Project", ["All Projects"], "Project")
 
-        find(triage, "the History tab", "page tab", "History").click()
-        history = find(triage, "the history's list", "list", "Decision history")
-        find(history, "the request in the history", "list item", "Popup one?")
-        key_to("<Control>f", "entry", "Search the decision history")
+        history_searched(triage, "Popup one?")
         key_to(TAB, "push button", "Export the History")
         key_to(TAB, "push button", "Service")
         key_to(TAB, "push button", "Project")
@@ -158,10 +163,7 @@ def test_chosen_days_described():
     does and described by the days chosen, after a change too; the popup's
     calendars' arrows are named."""
     with app_with("tab-days", ["Days one?"]) as (triage, _):
-        find(triage, "the History tab", "page tab", "History").click()
-        history = find(triage, "the history's list", "list", "Decision history")
-        find(history, "the request in the history", "list item", "Days one?")
-        key_to("<Control>f", "entry", "Search the decision history")
+        history_searched(triage, "Days one?")
         for name in ["Export the History", "Service", "Project", "Outcome", "Received"]:
             key_to(TAB, "push button", name)
         # The sixth choice, "Chosen Days…" (the popup's rows are read in
@@ -268,10 +270,7 @@ def test_filter_popup_search():
     row), typing narrows it; Escape clears what was typed, a second closes
     the popup, the keyboard back on the filter, also when it opens again."""
     with app_with("tab-popup-search", ["Search one?"]) as (triage, _):
-        find(triage, "the History tab", "page tab", "History").click()
-        history = find(triage, "the history's list", "list", "Decision history")
-        find(history, "the request in the history", "list item", "Search one?")
-        key_to("<Control>f", "entry", "Search the decision history")
+        history_searched(triage, "Search one?")
         key_to(TAB, "push button", "Export the History")
         key_to(TAB, "push button", "Service")
         choices = key_to("space", "list item", "All Services").parent
