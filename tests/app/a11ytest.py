@@ -46,7 +46,7 @@ from dogtail.tree import root  # noqa: E402
 
 
 __all__ = ["GenericPredicate", "assert_list", "buttons", "find", "find_app", "find_where",
-           "has_keyboard", "invalid", "key_to", "rawinput", "root", "tab_to"]
+           "has_keyboard", "invalid", "key_to", "moved_to", "rawinput", "root", "tab_to"]
 
 
 def find(parent, what, role=None, name=None, timeout=20):
@@ -149,9 +149,14 @@ def key_to(keys, role, name):
     the control the keyboard lands on, once it is the one with @role and
     @name, or one of the names @name lists (its move is AT-SPI's event, read
     as it comes in); fails saying where it went otherwise."""
+    return moved_to(lambda: rawinput.keyCombo(keys), keys, role, name)
+
+
+def moved_to(act, what, role, name):
+    """As key_to (), the keyboard's move that act () makes (@what says it)."""
     focus_moves()
     _focused[0] = None
-    rawinput.keyCombo(keys)
+    act()
 
     def landed():
         focus_moves()
@@ -160,9 +165,9 @@ def key_to(keys, role, name):
             return None
         return node if node.name == name or (not isinstance(name, str) and node.name in name) else None
     try:
-        return wait_for(f"{keys} to take the keyboard to the {role} {name!r}", landed,
+        return wait_for(f"{what} to take the keyboard to the {role} {name!r}", landed,
                         timeout=15, interval=0.05)
     except Failure:
         node = _focused[0]
         where = f"the {node.roleName} {node.name!r}" if node is not None else "nowhere"
-        raise Failure(f"{keys} took the keyboard to {where}, not to the {role} {name!r}") from None
+        raise Failure(f"{what} took the keyboard to {where}, not to the {role} {name!r}") from None

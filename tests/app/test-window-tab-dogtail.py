@@ -19,7 +19,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import aitptest  # noqa: E402
 import a11ytest  # noqa: E402  (dogtail first)
-from a11ytest import find, find_app, has_keyboard, key_to, rawinput  # noqa: E402
+from a11ytest import find, find_app, has_keyboard, key_to, moved_to, rawinput  # noqa: E402
 from apptest import App, Failure, Server, World, run, wait_for  # noqa: E402
 
 TAB = "Tab"
@@ -297,10 +297,7 @@ def test_filter_popup_search():
 def test_preferences_remote_fields():
     """Preferences: A Remote Server takes the keyboard to its address, said
     as the keyboard enters it (GTK 4.8 said nothing there), then the token,
-    its button and Connect, in the order seen, and back. (Closed, with
-    Ctrl+W or Escape, Preferences leaves the main window with no focus under
-    Xvfb without a window manager, Tab starting over at its first control:
-    not asserted yet.)"""
+    its button and Connect, in the order seen, and back."""
     with app_with("tab-preferences", ["Preferences one?"]) as (triage, _):
         key_to("<Control>f", "entry", "Search pending requests")
         key_to("<Control>comma", "page tab", "General")
@@ -325,6 +322,77 @@ def test_preferences_remote_fields():
         for role, name in [("text", "Server Address"), ("radio button", "A Remote Server"),
                            ("list item", "A Remote Server")]:
             key_to(BACK, role, name)
+
+
+def back_to_stop(role, name, presses=10):
+    """Shift+Tab until the keyboard is on the @role @name."""
+    for _ in range(presses):
+        node = key_to_any(BACK)
+        if (node.roleName, node.name) == (role, name):
+            return node
+    raise Failure(f"Shift+Tab did not reach the {role} {name!r} in {presses} presses")
+
+
+def menu_to(name):
+    """From the Main Menu button, its menu open, the keyboard down to @name."""
+    items = [("menu item", "Retry Connection Now"), ("check menu item", "Do Not Disturb"),
+             ("menu item", "Preferences"), ("menu item", "Keyboard Shortcuts"),
+             ("menu item", "About Triage")]
+    key_to("space", *items[0])
+    for item in items[1:]:
+        key_to("Down", *item)
+        if item[1] == name:
+            return
+    raise Failure(f"no {name!r} in the main menu")
+
+
+def test_dialogs_give_keyboard_back():
+    """Preferences, opened with Ctrl+comma or from the main menu and closed
+    with Escape, Ctrl+W or its close button, and About: the keyboard back on
+    the control it left, Tab going on from there. (With no window manager to
+    make the main window active again, GTK 4.8 kept no path to that control:
+    Tab started over at the Inbox tab.)"""
+    with app_with("tab-dialogs", ["Dialogs one?"]) as (triage, _):
+        frame = find(triage, "the main window", "frame", "Triage")
+        search = ("entry", "Search pending requests")
+        key_to("<Control>f", *search)
+        key_to("<Control>comma", "page tab", "General")
+        key_to("Escape", *search)
+        key_to(TAB, "push button", "Service")
+        key_to("<Control>comma", "page tab", "General")
+        key_to("<Control>w", "push button", "Service")
+        key_to("<Control>comma", "page tab", "General")
+        close = find(find(triage, "Preferences", "frame", "Preferences"),
+                     "Preferences' close button", "push button", "Close")
+        moved_to(close.click, "Preferences' close button", "push button", "Service")
+        key_to(BACK, *search)
+
+        # From the main menu. GTK 4.8 moves the keyboard from the menu's item
+        # back to its button once Preferences has it: no move is said as the
+        # main window has it again, but it is there, Tab going on from it.
+        back_to_stop("push button", "Main Menu")
+        for item, closing in [("Preferences", lambda: rawinput.pressKey("Escape")),
+                              ("About Triage", lambda: rawinput.pressKey("Escape")),
+                              ("Preferences", lambda: dialog_close(triage).click())]:
+            menu_to(item)
+            rawinput.pressKey("Return")
+            wait_for(f"{item} to have the keyboard",
+                     lambda: not has_keyboard(frame) and dialog_close(triage) is not None,
+                     interval=0.1)
+            closing()
+            wait_for("the main window to have the keyboard again", lambda: has_keyboard(frame),
+                     interval=0.1)
+            key_to(TAB, *search)
+            key_to(BACK, "push button", "Main Menu")
+
+
+def dialog_close(triage):
+    """The close button of the window over the main window, if one is open."""
+    for window in triage.children:
+        if window.roleName == "frame" and window.name != "Triage" and has_keyboard(window):
+            return window.findChild(lambda n: n.roleName == "push button" and n.name == "Close",
+                                    retry=False, requireResult=False)
+    return None
 
 
 def test_past_request():
@@ -369,4 +437,6 @@ run([("with no request, Tab goes round the window and the empty history, every s
      ("Preferences' remote fields in the order seen, the address said as it is entered",
       test_preferences_remote_fields),
      ("a past request from the history: Tab round it, Escape, Back, Alt+Left to its row",
-      test_past_request)])
+      test_past_request),
+     ("Preferences and About closed, the keyboard is back on the control it left",
+      test_dialogs_give_keyboard_back)])

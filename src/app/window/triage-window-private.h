@@ -16,7 +16,7 @@
 G_BEGIN_DECLS
 
 /*
- * TriageWindow spans seven files:
+ * TriageWindow spans eight files:
  *
  *   triage-window.c          the object, the request shown and its API
  *   triage-window-delivery.c where an answer given in the view stands, and
@@ -28,6 +28,7 @@ G_BEGIN_DECLS
  *   triage-window-status.c   the pending count, the connection bar, toasts and
  *                            the errors of an answer
  *   triage-window-drafts.c   a toast while drafts cannot be written
+ *   triage-window-dialogs.c  the keyboard given back as a dialog over it closes
  */
 
 struct _TriageWindow
@@ -52,6 +53,7 @@ struct _TriageWindow
 
   TriageAttachmentPage  *attachment_page;    /* the preview shown, or NULL */
   GtkWidget             *preview_return;     /* weak: the keyboard's place before a preview */
+  guint                  give_back_keyboard_id; /* a dialog over it closed */
 
   TriageConnectionState  connection;
   TriageConnectionProblem connection_problem;
@@ -129,5 +131,9 @@ AdwToast *_triage_window_show_toast                (TriageWindow       *self,
 void     _triage_window_on_draft_written           (TriageWindow       *self,
                                                     const GError       *error);
 void     _triage_window_stop_draft_toast           (TriageWindow       *self);
+
+/* triage-window-dialogs.c */
+void     _triage_window_init_dialogs               (TriageWindow       *self);
+void     _triage_window_dispose_dialogs            (TriageWindow       *self);
 
 G_END_DECLS

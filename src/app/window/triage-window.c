@@ -442,6 +442,7 @@ triage_window_dispose (GObject *object)
 
   g_clear_handle_id (&self->countdown_id, g_source_remove);
   g_clear_handle_id (&self->advance_id, g_source_remove);
+  _triage_window_dispose_dialogs (self);
   g_cancellable_cancel (self->past_cancellable);
   g_clear_object (&self->past_cancellable);
   if (self->current_signals != NULL)
@@ -652,6 +653,7 @@ triage_window_init (TriageWindow *self)
   g_signal_group_connect_object (self->current_signals, "notify::notification",
                                  G_CALLBACK (on_current_notification_changed), self,
                                  G_CONNECT_SWAPPED);
+  _triage_window_init_dialogs (self);
 }
 
 /**
