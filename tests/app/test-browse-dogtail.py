@@ -23,12 +23,14 @@
 
 import contextlib
 import os
+import sqlite3
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from a11ytest import (assert_list, find, find_app, has_keyboard,  # noqa: E402  (dogtail first)
                       key_to, rawinput)
 from apptest import App, Failure, Server, World, run, wait_for  # noqa: E402
+from gi.repository import GLib  # noqa: E402
 
 APPROVE = [{"id": "approve", "label": "Approve", "response_type": "simple"}]
 TITLES = ["History keys: first?", "History keys: second?", "History keys: third?"]
@@ -61,7 +63,7 @@ def app_with(name, titles, description):
         frame = find(triage, "the main window", "frame", "Triage")
         rawinput.absoluteMotion(400, 300)
         wait_for("the window to have the keyboard", lambda: has_keyboard(frame), interval=0.1)
-        yield triage, server
+        yield triage, server, world
     finally:
         app.stop()
         server.stop()
@@ -69,7 +71,7 @@ def app_with(name, titles, description):
 
 
 def test_history_keys():
-    with app_with("history-keys", TITLES, "Please decide.") as (triage, server):
+    with app_with("history-keys", TITLES, "Please decide.") as (triage, server, _):
         find(triage, "the History tab", "page tab", "History").click()
         # Newest first; all three in the list before the keys are pressed.
         history = find(triage, "the history's list", None, "Decision history")
@@ -131,6 +133,91 @@ def test_history_keys():
         key_to("Escape", "list item", NEWER)
 
 
+def shown_in(node, view):
+    """Whether @node is inside @view's area on screen (GTK 4.8 reports a row
+    kept out of sight just below it)."""
+    (x, y), (w, h) = node.position, node.size
+    (vx, vy), (vw, vh) = view.position, view.size
+    return h > 0 and vy <= y and y + h <= vy + vh
+
+
+def names(node):
+    """The names of @node's children as the app says them now (a row that
+    went meanwhile is no longer there to read: read again)."""
+    def read():
+        try:
+            node.clear_cache()
+            return [child.name for child in node]
+        except GLib.GError:
+            return None
+    return wait_for("the list to be read", read, timeout=15, interval=0.1)
+
+
+def forget(world, title):
+    """Deletes @title's request from the app's database, as the history's
+    retention does (the view sees the change by itself)."""
+    db = sqlite3.connect(world.app_db, timeout=10)
+    try:
+        with db:
+            db.execute("DELETE FROM notifications WHERE title = ?", (title,))
+    finally:
+        db.close()
+
+
+def test_history_row_left():
+    """Where Shift+Tab takes the keyboard back into the history's list: to
+    the row it left far down, shown, though the list was scrolled back to
+    its top meanwhile (GTK 4.8 went back to it out of sight); to the row
+    below it once it is gone (deleted, as by the history's retention); and
+    to a new search's first row."""
+    titles = [f"Far down {n:02d}?" for n in range(1, 21)]
+    with app_with("history-row-left", titles, "Far down.") as (triage, server, world):
+        find(triage, "the History tab", "page tab", "History").click()
+        history = find(triage, "the history's list", "list", "Decision history")
+        find(history, "the newest request in the history", "list item", titles[-1])
+        key_to("<Control>f", "entry", "Search the decision history")
+        key_to("Down", "list item", titles[-1])
+        for title in titles[-2:-15:-1]:
+            key_to("Down", "list item", title)
+        left = titles[-14]
+
+        # Out, the list scrolled back to its top with the wheel, and back in.
+        key_to(TAB, "page tab", "Inbox")
+        (x, y), (w, h) = history.position, history.size
+        newest = find(history, "the newest request", "list item", titles[-1])
+        for _ in range(30):
+            if shown_in(newest, history):
+                break
+            rawinput.click(x + w // 2, y + h // 2, button=4)
+        wait_for("the list to be back at its top", lambda: shown_in(newest, history),
+                 timeout=15, interval=0.1)
+        row = key_to(BACK, "list item", left)
+        wait_for(f"{left!r} to be shown", lambda: shown_in(row, history), timeout=15, interval=0.1)
+
+        # Out, the row deleted, and back in: on the row below it.
+        key_to(TAB, "page tab", "Inbox")
+        forget(world, left)
+        wait_for(f"{left!r} to leave the list", lambda: left not in names(history),
+                 timeout=15, interval=0.2)
+        row = key_to(BACK, "list item", titles[-15])
+        wait_for("the row below to be shown", lambda: shown_in(row, history),
+                 timeout=15, interval=0.1)
+
+        # A search that leaves it out: in on its first result.
+        key_to("<Control>f", "entry", "Search the decision history")
+        rawinput.typeText("down 0")
+        found = [title for title in titles[8::-1] if title != left]
+        wait_for("the search to show the first nine but the one deleted",
+                 lambda: names(history) == found, timeout=15, interval=0.2)
+        key_to(TAB, "push button", "Export the History")
+        for name in ["Service", "Project", "Outcome", "Received"]:
+            key_to(TAB, "push button", name)
+        key_to(TAB, "image", "Decisions over time")
+        row = key_to(TAB, "list item", found[0])
+        wait_for("the first result to be shown", lambda: shown_in(row, history),
+                 timeout=15, interval=0.1)
+
+
 def test_inbox_list_one_stop():
     with app_with("inbox-keys", TITLES[:2], "Inbox keys."):
         key_to("<Control>f", "entry", "Search pending requests")
@@ -148,4 +235,6 @@ def test_inbox_list_one_stop():
 
 run([("the history with the keyboard: Tab in the order seen, arrows in the list, Escape",
       test_history_keys),
+     ("Shift+Tab back into the history: the row left, shown; the one below once it is gone",
+      test_history_row_left),
      ("the inbox's list is one stop of Tab", test_inbox_list_one_stop)])

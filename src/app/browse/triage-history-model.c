@@ -411,6 +411,29 @@ triage_history_model_get_loading (TriageHistoryModel *self)
 }
 
 /**
+ * triage_history_model_find_rowid:
+ * @self: a #TriageHistoryModel
+ * @rowid: a row id
+ *
+ * Where the row @rowid is in the current result, without reading any row.
+ *
+ * Returns: its position, or %GTK_INVALID_LIST_POSITION if the result does
+ *   not hold it
+ */
+guint
+triage_history_model_find_rowid (TriageHistoryModel *self,
+                                 gint64              rowid)
+{
+  g_return_val_if_fail (TRIAGE_IS_HISTORY_MODEL (self), GTK_INVALID_LIST_POSITION);
+
+  for (guint i = 0; i < self->keys->len; i++)
+    if (g_array_index (self->keys, TriageHistoryKey, i).rowid == rowid)
+      return i;
+
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/**
  * triage_history_model_dup_rowids:
  * @self: a #TriageHistoryModel
  * @positions: (nullable): positions in the model; %NULL for all of them

@@ -29,6 +29,8 @@ void                       triage_history_model_set_filter   (TriageHistoryModel
                                                               const TriageHistoryFilter *filter);
 void                       triage_history_model_reload       (TriageHistoryModel        *self);
 gboolean                   triage_history_model_get_loading  (TriageHistoryModel        *self);
+guint                      triage_history_model_find_rowid   (TriageHistoryModel        *self,
+                                                              gint64                     rowid);
 GArray                    *triage_history_model_dup_rowids   (TriageHistoryModel        *self,
                                                               GtkBitset                 *positions);
 guint                      triage_history_model_get_n_cached (TriageHistoryModel        *self);

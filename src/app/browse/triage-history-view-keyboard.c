@@ -23,7 +23,10 @@
  * otherwise (GTK's own tracking, which follows that row as the inbox's list
  * does). GTK 4.8 has no call to set its focus item: the first row's cell is
  * made the list's focus child for as long as the view moves the keyboard,
- * and the grid view goes to its focus child first.
+ * and the grid view goes to its focus child first. The row left, deleted
+ * meanwhile (the history's retention), is followed by GTK to the one that
+ * took its place. Whichever row the keyboard enters on is scrolled into
+ * view (show_focus_row ()).
  */
 
 /* The cell showing the list's first row, if it is built (the list at its top). */
@@ -56,14 +59,46 @@ find_first_row_cell (TriageHistoryView *self)
   return NULL;
 }
 
-/* Where the keyboard is as it leaves the list (the cell is still the list's
- * focus child). */
+/* Where the keyboard is in the list, followed as it moves (the window's
+ * focus widget): whether it is on the first row is known when it leaves.
+ * Not read as it leaves: Tab from the list, its last stop, wraps round the
+ * window, and GTK 4.8 clears every focus child on the way before the list
+ * hears that the keyboard left, so the row left could not be told from none
+ * and the keyboard came back on the first row. Off the list (elsewhere, or
+ * nowhere for a moment), what was last seen stays. */
 static void
-on_list_focus_leave (TriageHistoryView *self)
+on_focus_widget_changed (TriageHistoryView *self)
 {
-  GtkWidget *cell = gtk_widget_get_focus_child (GTK_WIDGET (self->list_view));
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *list = GTK_WIDGET (self->list_view);
+  GtkWidget *cell = root != NULL ? gtk_root_get_focus (root) : NULL;
 
-  self->keyboard_at_top = cell == NULL || cell == find_first_row_cell (self);
+  while (cell != NULL && gtk_widget_get_parent (cell) != list)
+    cell = gtk_widget_get_parent (cell);
+
+  if (cell != NULL)
+    self->keyboard_at_top = cell == find_first_row_cell (self);
+}
+
+static void
+on_map (TriageHistoryView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if (GTK_IS_WINDOW (root) && self->focus_root == NULL)
+    {
+      g_set_weak_pointer (&self->focus_root, GTK_WIDGET (root));
+      g_signal_connect_object (root, "notify::focus-widget",
+                               G_CALLBACK (on_focus_widget_changed), self, G_CONNECT_SWAPPED);
+    }
+}
+
+static void
+on_unmap (TriageHistoryView *self)
+{
+  if (self->focus_root != NULL)
+    g_signal_handlers_disconnect_by_func (self->focus_root, on_focus_widget_changed, self);
+  g_clear_weak_pointer (&self->focus_root);
 }
 
 /**
@@ -97,6 +132,30 @@ triage_history_view_focus_first_row (TriageHistoryView *self)
     gtk_widget_grab_focus (GTK_WIDGET (self->list_view));
 }
 
+/* The row the keyboard entered the list on, scrolled into view: GTK 4.8's
+ * grid view scrolls to a row that takes the keyboard from another, not to
+ * the row it kept while the keyboard was out, which the list may have been
+ * scrolled away from meanwhile (the wheel, rows written above it): Shift+Tab
+ * back went to a row out of sight. */
+static void
+show_focus_row (TriageHistoryView *self)
+{
+  GtkWidget *cell = gtk_widget_get_focus_child (GTK_WIDGET (self->list_view));
+  GtkWidget *row = cell != NULL ? gtk_widget_get_first_child (cell) : NULL;
+  TriageHistoryEntry *entry;
+  guint position;
+
+  if (!TRIAGE_IS_HISTORY_ROW (row) || self->model == NULL)
+    return;
+  entry = triage_history_row_get_entry (TRIAGE_HISTORY_ROW (row));
+  if (entry == NULL)
+    return;
+
+  position = triage_history_model_find_rowid (self->model, triage_history_entry_get_rowid (entry));
+  if (position != GTK_INVALID_LIST_POSITION)
+    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", position);
+}
+
 static gboolean
 triage_history_view_focus (GtkWidget        *widget,
                            GtkDirectionType  direction)
@@ -104,8 +163,10 @@ triage_history_view_focus (GtkWidget        *widget,
   TriageHistoryView *self = TRIAGE_HISTORY_VIEW (widget);
   GtkWidget *list = GTK_WIDGET (self->list_view);
   GtkWidget *cell = NULL;
+  gboolean had_keyboard;
   gboolean moved;
 
+  had_keyboard = gtk_widget_get_focus_child (list) != NULL;
   if ((direction == GTK_DIR_TAB_FORWARD || direction == GTK_DIR_TAB_BACKWARD) &&
       self->keyboard_at_top && gtk_widget_get_focus_child (list) == NULL)
     cell = find_first_row_cell (self);
@@ -113,6 +174,8 @@ triage_history_view_focus (GtkWidget        *widget,
     gtk_widget_set_focus_child (list, cell);
 
   moved = GTK_WIDGET_CLASS (g_type_class_peek (ADW_TYPE_BIN))->focus (widget, direction);
+  if (moved && !had_keyboard && gtk_widget_get_focus_child (list) != NULL)
+    show_focus_row (self);
 
   /* The keyboard went elsewhere: the list's focus child is GTK's again. */
   if (cell != NULL && gtk_widget_get_focus_child (list) == cell && !gtk_widget_has_focus (cell))
@@ -130,10 +193,13 @@ triage_history_view_class_init_keyboard (GtkWidgetClass *widget_class)
 void
 triage_history_view_init_keyboard (TriageHistoryView *self)
 {
-  GtkEventController *controller = gtk_event_controller_focus_new ();
-
   self->keyboard_at_top = TRUE;
-  g_signal_connect_object (controller, "leave", G_CALLBACK (on_list_focus_leave), self,
-                           G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (GTK_WIDGET (self->list_view), controller);
+  g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
+  g_signal_connect (self, "unmap", G_CALLBACK (on_unmap), NULL);
+}
+
+void
+triage_history_view_dispose_keyboard (TriageHistoryView *self)
+{
+  on_unmap (self);
 }

@@ -39,6 +39,7 @@ struct _TriageHistoryView
   gboolean                updating;
   gboolean                loaded_once;
   gboolean                keyboard_at_top;  /* Tab enters the list on its first row */
+  GtkWidget              *focus_root;       /* weak: the window followed while mapped */
   guint                   exports_running;
   guint                   poll_id;
   TriageHistoryViewState  state;
@@ -83,6 +84,7 @@ void     triage_history_view_update_export_actions (TriageHistoryView      *self
 /* triage-history-view-keyboard.c */
 void     triage_history_view_class_init_keyboard   (GtkWidgetClass         *widget_class);
 void     triage_history_view_init_keyboard         (TriageHistoryView      *self);
+void     triage_history_view_dispose_keyboard      (TriageHistoryView      *self);
 void     triage_history_view_focus_list_from_top   (TriageHistoryView      *self);
 void     triage_history_view_focus_first_row       (TriageHistoryView      *self);
 

@@ -527,6 +527,7 @@ triage_history_view_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->stats_cancellable);
   g_clear_handle_id (&self->poll_id, g_source_remove);
+  triage_history_view_dispose_keyboard (self);
   if (self->chooser != NULL)
     {
       gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
