@@ -20,7 +20,7 @@ import sys
 import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
-from apptest import Failure, Server, World, die_with_parent, wait_for  # noqa: E402
+from apptest import Failure, Server, WAIT, World, die_with_parent, wait_for  # noqa: E402
 
 
 class LoggedServer(Server):
@@ -302,16 +302,16 @@ class Person:
     def __init__(self, server):
         self.server = server
 
-    def waiting(self, title):
+    def waiting(self, title, timeout=WAIT):
         def find():
             status, reply = self.server.request("GET",
                                                 "/api/v1/client/notifications?status=pending")
             return next((n for n in reply["notifications"] if n["context"]["title"] == title),
                         None)
-        return wait_for(f"“{title}” in the inbox", find)
+        return wait_for(f"“{title}” in the inbox", find, timeout=timeout)
 
-    def answer(self, title, action, data=None):
-        n = self.waiting(title)
+    def answer(self, title, action, data=None, timeout=WAIT):
+        n = self.waiting(title, timeout)
         status, reply = self.server.respond_as_client(n["id"], action, data)
         if status != 200:
             raise Failure(f"respond: {status} {reply}")

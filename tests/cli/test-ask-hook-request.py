@@ -13,14 +13,19 @@ import json
 import os
 import shlex
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hooktest import (attachment_text, expect, Hook, PERMISSION_REQUEST,  # noqa: E402
-                      PRE_TOOL_USE_BASH, Scenario)
+                      pre_tool_use, PRE_TOOL_USE_BASH, Scenario)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "app"))
-from apptest import Failure, run, wait_for  # noqa: E402
+from apptest import Failure, run, WAIT, wait_for  # noqa: E402
+
+# How long the person waits for the hook's request about a huge input (60,000
+# edits of a 16 MiB file, a command of 90,000 characters): long enough to tell a
+# hang only, under sanitizers on a loaded machine; how fast the hook is, is
+# measured by bench/cli/run.sh, never asserted here.
+HUGE_WAIT = 4 * WAIT
 
 
 def test_write_and_edit_attachments():
@@ -174,20 +179,22 @@ def test_multi_edit_diff():
         # Each edit found used to copy the whole file: 20,000 edits of a 4 MiB file
         # took 11 s, 60,000 of a 16 MiB one minutes (past Claude Code's hook
         # timeout). The first edits are placed in the file; the rest are shown at
-        # line 1, as an edit the file does not hold.
+        # line 1, as an edit the file does not hold. How fast is bench/cli's to
+        # measure (target 15 s), not this test's: it waits as long as a hang takes
+        # to tell (HUGE_WAIT).
         big = os.path.join(outside, "big.txt")
         with open(big, "w") as f:
             f.write("a\n" * (8 << 20))
         event = dict(PRE_TOOL_USE_BASH, tool_name="MultiEdit", tool_input={
             "file_path": big, "edits": [{"old_string": "a", "new_string": "b"}] * 60000})
-        started = time.monotonic()
         hook = Hook(s.world, event)
-        n = s.person.answer(f"MultiEdit in my-project: {big}", "deny", "no")
-        hook.result()
+        n = s.person.answer(f"MultiEdit in my-project: {big}", "deny", "no", timeout=HUGE_WAIT)
+        status, reply = hook.result()
+        expect((status, reply), (0, pre_tool_use("deny", "Denied in Triage by user “default”: no")))
         diff = attachment_text(n)
-        if time.monotonic() - started > 15 or not diff.startswith(
+        if not diff.startswith(
                 f"--- a{big}\n+++ b{big}\n@@ -1,1 +1,1 @@\n-a\n+b\n@@ -2,1 +2,1 @@\n-a\n+b\n"):
-            raise Failure(f"60,000 edits: {time.monotonic() - started:.1f} s, {diff[:200]!r}")
+            raise Failure(f"60,000 edits: {diff[:200]!r}")
 
 
 def test_replace_all_in_one_pass():
@@ -644,20 +651,21 @@ def test_dangerous_commands_flagged():
         # A long command is checked in a bounded time: "git push " 10,000 times kept
         # the old hook in its patterns for 49 s (40,000: past Claude Code's hook
         # timeout, whose normal flow then decides without the person). Past what is
-        # checked, Allow asks for a confirmation all the same.
+        # checked, Allow asks for a confirmation all the same. The time is bench/cli's
+        # to measure (target 15 s); this test checks the flags.
         for command, flags in [("git push " * 10000, ["requires_confirmation"]),
                                ("Remove-Item " * 10000, ["requires_confirmation"]),
                                ("x" * 20000 + "; rm -rf ~", ["destructive", "irreversible",
                                                              "requires_confirmation"])]:
             event = dict(PRE_TOOL_USE_BASH, tool_input={"command": command})
-            started = time.monotonic()
             hook = Hook(s.world, event)
-            n = s.person.answer(f"Bash in my-project: {command[:80]}…", "deny", "no")
-            hook.result()
-            took = time.monotonic() - started
-            if n["actions"][0].get("flags") != flags or took > 15:
+            n = s.person.answer(f"Bash in my-project: {command[:80]}…", "deny", "no",
+                                timeout=HUGE_WAIT)
+            status, reply = hook.result()
+            expect((status, reply), (0, pre_tool_use("deny", "Denied in Triage by user “default”: no")))
+            if n["actions"][0].get("flags") != flags:
                 raise Failure(f"{command[:20]}… ({len(command)}): flags "
-                              f"{n['actions'][0].get('flags')} after {took:.1f} s, want {flags}")
+                              f"{n['actions'][0].get('flags')}, want {flags}")
         # An MCP server's shell tool runs its command as Bash would.
         event = dict(PRE_TOOL_USE_BASH, tool_name="mcp__desktop__execute_command",
                      tool_input={"command": "rm -rf ~/photos", "timeout_ms": 5000})
