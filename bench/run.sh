@@ -15,6 +15,7 @@ atp/run.sh
 server/run.sh
 app/run.sh
 browse/run.sh
+cli/run.sh
 "
 
 status=0
