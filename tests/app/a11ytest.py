@@ -9,6 +9,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import os
+import re
 import sys
 
 # G_DEBUG=fatal-warnings is for our programs, not for the AT-SPI libraries this
@@ -45,8 +46,9 @@ from dogtail.predicate import GenericPredicate  # noqa: E402
 from dogtail.tree import root  # noqa: E402
 
 
-__all__ = ["GenericPredicate", "assert_list", "buttons", "find", "find_app", "find_where",
-           "has_keyboard", "invalid", "key_to", "moved_to", "rawinput", "root", "tab_to"]
+__all__ = ["GenericPredicate", "assert_list", "assert_no_type_names", "buttons", "find",
+           "find_app", "find_where", "has_keyboard", "invalid", "key_to", "moved_to", "rawinput",
+           "root", "tab_to"]
 
 
 def find(parent, what, role=None, name=None, timeout=20):
@@ -85,6 +87,45 @@ def assert_list(node, items):
     read = [(child.roleName, child.name) for child in children]
     if read != [("list item", item) for item in items]:
         raise Failure(f"the list {node.name!r} reads as {read}, not as the list items {items}")
+
+
+# What a screen reader never says by its AT-SPI name: layout (fillers,
+# scroll bars, separators), and text read as text (a label, a heading).
+_NOT_SAID_BY_NAME = {"filler", "scroll bar", "separator", "image", "icon"}
+_TEXT_ROLES = {"label", "heading"}
+_SAID_AS_ONE = {"push button", "toggle button", "page tab", "combo box", "menu item"}
+_TYPE_NAME = re.compile(r"(Gtk|Adw|Triage)[A-Z][A-Za-z]*")
+
+
+def assert_no_type_names(parent, where):
+    """No node under @parent that a screen reader says on the way to a
+    control (a panel, a list, a table and its cells, a status bar, a tab
+    list) is named by its widget type: GTK 4.8 names an unnamed non-generic
+    accessible so, and Orca 43 said "GtkStackPage panel" on entering a page
+    of a GtkStack without a title, "GtkListBox" for a list. A label or
+    heading is read by its text; an empty one is said by nobody."""
+    def type_named(n):
+        name = n.name or ""
+        if not _TYPE_NAME.fullmatch(name):
+            return False
+        if n.roleName in _NOT_SAID_BY_NAME:
+            return False
+        if n.roleName in _TEXT_ROLES and not n.text:
+            return False
+        # Inside a control, which is said as one: GTK 4.8's drop-down button
+        # and libadwaita 1.2's view switcher tab hold a stack of their own.
+        ancestor = n.parent
+        for _ in range(4):
+            if ancestor is None:
+                break
+            if ancestor.roleName in _SAID_AS_ONE:
+                return False
+            ancestor = ancestor.parent
+        return True
+    found = sorted({f"{n.parent.roleName} {n.parent.name!r} > {n.roleName} {n.name!r}"
+                    for n in parent.findChildren(type_named)})
+    if found:
+        raise Failure(f"named by their widget type in {where}: {found}")
 
 
 def buttons(node):

@@ -23,7 +23,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from a11ytest import assert_list, find_app, find_where, rawinput  # noqa: E402  (dogtail first)
+from a11ytest import assert_list, assert_no_type_names, find_app, find_where, rawinput  # noqa: E402  (dogtail first)
 from afptest import ask, finish  # noqa: E402
 from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
 
@@ -188,10 +188,12 @@ def open_review(title):
 
 def assert_earlier_list(triage, items):
     """The earlier items and what the agent did with them read as the list of
-    cards they look (its heading names it), not as GTK 4.8's grid of cells."""
+    cards they look (its heading names it), not as GTK 4.8's grid of cells;
+    and nothing of the review is said by its widget type."""
     assert_list(find_where(triage, "the list of the earlier items",
                            lambda n: n.name == "Your Earlier Feedback" and n.roleName != "heading"),
                 items)
+    assert_no_type_names(triage, "the review with its earlier items")
 
 
 def review(triage, level, justification, points, areas, summary, carry=()):

@@ -20,7 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import aitptest  # noqa: E402
-from a11ytest import (GenericPredicate, find, find_app, find_where,  # noqa: E402  (dogtail first)
+from a11ytest import (GenericPredicate, assert_no_type_names, find, find_app, find_where,  # noqa: E402  (dogtail first)
                       rawinput, tab_to)
 from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
 
@@ -140,6 +140,7 @@ def test_four_types():
         request, nid = p.ask("seed-003-radio-request.json", "Select your favorite number:")
         find_option(t, "100")
         assert_controls_named(t, "the window with a radio decision")
+        assert_no_type_names(t, "the window with a radio decision")
         find_option(t, "7").click()
         p.send()
         aitptest.wait_decision(p.server, nid, request, [{"id": "7", "name": "7"}])
@@ -149,6 +150,7 @@ def test_four_types():
         find(t, "the Green box", "check box", "Green").click()
         find(t, "the Red box", "check box", "Red").click()
         assert_controls_named(t, "the window with a checkbox decision")
+        assert_no_type_names(t, "the window with a checkbox decision")
         p.send()
         aitptest.wait_decision(p.server, nid, request,
                                [{"id": "red", "name": "Red"}, {"id": "green", "name": "Green"}])
@@ -158,6 +160,7 @@ def test_four_types():
         find(t, "the first answer", "push button", "Yes, eat the cookies")
         find(t, "the third answer", "push button", "Something else")
         assert_controls_named(t, "the window with a confirmation")
+        assert_no_type_names(t, "the window with a confirmation")
         find(t, "the second answer", "push button", "No, that's not healthy").click()
         aitptest.wait_decision(p.server, nid, request,
                                [{"id": "2", "name": "No, that's not healthy"}])
@@ -175,6 +178,7 @@ def test_products():
                             lambda n: n.name == "Variant" and n.roleName != "label")
         find(t, "the black JBL's check", "check box", "Choose JBL Tour One M2, black (Black)")
         assert_controls_named(t, "the window with a products decision")
+        assert_no_type_names(t, "the window with a products decision")
         # The keys go to the list once it is open, which a loaded machine
         # takes its time over (a fixed half second was once all it had).
         shown = len(list_nodes(t))

@@ -27,7 +27,7 @@ import sys
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from a11ytest import (GenericPredicate, find, find_app, has_keyboard,  # noqa: E402  (dogtail first)
+from a11ytest import (GenericPredicate, assert_no_type_names, find, find_app, has_keyboard,  # noqa: E402  (dogtail first)
                       rawinput, tab_to)
 from apptest import App, Failure, Notifyd, Server, World, run, wait_for  # noqa: E402
 
@@ -104,6 +104,7 @@ def test_person():
 
         find(triage, "the Engineering box", "check box", "Engineering")
         assert_controls_named(triage, "the window with a multi-choice request")
+        assert_no_type_names(triage, "the window with a multi-choice request")
         find(triage, "the Engineering box", "check box", "Engineering").click()
         find(triage, "the Security box", "check box", "Security").click()
         find(triage, "the send button", "push button", "Send “Pick teams”").click()
@@ -115,6 +116,7 @@ def test_person():
         find(triage, "the text request in the list", "label", "Why the rollback?").click()
         field = find(triage, "the text field", "text", "Reason")
         assert_controls_named(triage, "the window with a text request")
+        assert_no_type_names(triage, "the window with a text request")
         field.click()
         wait_for("the text field to have the focus", lambda: field.focused, interval=0.1)
         rawinput.typeText("The canary failed twice")
@@ -149,6 +151,7 @@ def test_person():
         confirm = find(dialog, "the confirmation's button", "push button", "Drop the database")
         find(dialog, "the confirmation's Cancel button", "push button", "Cancel")
         assert_controls_named(dialog, "the confirmation")
+        assert_no_type_names(dialog, "the confirmation")
         if server.get(drop)["status"] == "responded":
             raise Failure("an irreversible action was sent before it was confirmed")
         # The dialog refuses a confirmation in its first moment: its button
@@ -207,6 +210,7 @@ def test_status_page_buttons():
         rawinput.typeText("zqxj")
         assert_button_named(triage, "the inbox without results", "Clear Filters")
         assert_controls_named(triage, "the inbox without results")
+        assert_no_type_names(triage, "the inbox without results")
         rawinput.pressKey("Escape")
 
         # And so does the history's.
@@ -219,6 +223,7 @@ def test_status_page_buttons():
         # The inbox's and the history's.
         assert_button_named(triage, "the history without results", "Clear Filters", count=2)
         assert_controls_named(triage, "the history without results")
+        assert_no_type_names(triage, "the history without results")
     finally:
         app.stop()
         server.stop()

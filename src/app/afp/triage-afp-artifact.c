@@ -438,6 +438,9 @@ triage_afp_artifact_init (TriageAfpArtifact *self)
   self->switcher = GTK_STACK_SWITCHER (gtk_stack_switcher_new ());
   gtk_stack_switcher_set_stack (self->switcher, self->stack);
   gtk_widget_set_halign (GTK_WIDGET (self->switcher), GTK_ALIGN_START);
+  /* Said as its tabs are (GTK 4.8 would say "GtkStackSwitcher"). */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->switcher),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Artifact"), -1);
   gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->switcher));
   gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->stack));
 

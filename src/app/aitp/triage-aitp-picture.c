@@ -111,8 +111,11 @@ triage_aitp_picture_init (TriageAitpPicture *self)
   self->picture = GTK_PICTURE (gtk_picture_new ());
   gtk_picture_set_can_shrink (self->picture, TRUE);
   gtk_picture_set_content_fit (self->picture, GTK_CONTENT_FIT_CONTAIN);
-  gtk_stack_add_child (self->stack, GTK_WIDGET (self->placeholder));
-  gtk_stack_add_child (self->stack, GTK_WIDGET (self->picture));
+  /* Titled: GTK 4.8 would name the pages "GtkStackPage". */
+  gtk_stack_page_set_title (gtk_stack_add_child (self->stack, GTK_WIDGET (self->placeholder)),
+                            _("No Image"));
+  gtk_stack_page_set_title (gtk_stack_add_child (self->stack, GTK_WIDGET (self->picture)),
+                            _("Image"));
   gtk_widget_set_parent (GTK_WIDGET (self->stack), GTK_WIDGET (self));
 }
 

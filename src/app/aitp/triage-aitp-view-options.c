@@ -164,10 +164,16 @@ on_option_row_activated (GtkListBox    *list,
     gtk_widget_activate (check);
 }
 
+/* Named by the "Answer" heading above it: GTK 4.8 would have a screen reader
+ * say "GtkListBox". */
 static GtkWidget *
-boxed_list_new (void)
+boxed_list_new (TriageAitpView *self)
 {
   GtkWidget *list = gtk_list_box_new ();
+
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (list),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->answer_heading, NULL,
+                                  -1);
 
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
   gtk_widget_add_css_class (list, "boxed-list");
@@ -181,7 +187,7 @@ static void
 build_list (TriageAitpView *self,
             gboolean        radio)
 {
-  GtkWidget *list = boxed_list_new ();
+  GtkWidget *list = boxed_list_new (self);
   GtkCheckButton *group = NULL;
 
   g_signal_connect (list, "row-activated", G_CALLBACK (on_option_row_activated), NULL);
@@ -219,7 +225,7 @@ on_combo_selected (TriageAitpView *self)
 static void
 build_combo (TriageAitpView *self)
 {
-  GtkWidget *list = boxed_list_new ();
+  GtkWidget *list = boxed_list_new (self);
   g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
 
   for (guint i = 0; i < self->request->options->len; i++)

@@ -88,7 +88,17 @@ show (TriageRequestBanner *self,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, shown_detail,
                                   -1);
 
+  gtk_widget_set_visible (self->box, TRUE);
   gtk_revealer_set_reveal_child (self->revealer, TRUE);
+}
+
+/* Once slid away, the banner leaves the accessibility tree too. */
+static void
+on_child_revealed (TriageRequestBanner *self)
+{
+  if (!gtk_revealer_get_child_revealed (self->revealer) &&
+      !gtk_revealer_get_reveal_child (self->revealer))
+    gtk_widget_set_visible (self->box, FALSE);
 }
 
 static void
@@ -387,10 +397,15 @@ triage_request_banner_init (TriageRequestBanner *self)
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->icon));
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->spinner));
   gtk_box_append (GTK_BOX (self->box), texts);
+  /* Not there while hidden: GTK 4.8 named a status without a text by its
+   * type ("GtkBox"). */
+  gtk_widget_set_visible (self->box, FALSE);
 
   self->revealer = GTK_REVEALER (gtk_revealer_new ());
   gtk_revealer_set_transition_type (self->revealer, GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN);
   gtk_revealer_set_child (self->revealer, self->box);
+  g_signal_connect_object (self->revealer, "notify::child-revealed",
+                           G_CALLBACK (on_child_revealed), self, G_CONNECT_SWAPPED);
   adw_bin_set_child (ADW_BIN (self), GTK_WIDGET (self->revealer));
 }
 

@@ -150,7 +150,8 @@ ensure_view (TriageRequestStack *self,
   drafts = triage_request_view_get_drafts (TRIAGE_REQUEST_VIEW (view));
   if (drafts != NULL)
     g_signal_connect_object (drafts, "written", G_CALLBACK (on_draft_written), self, G_CONNECT_SWAPPED);
-  gtk_stack_add_named (self->stack, view, atp_protocol_to_string (protocol));
+  gtk_stack_page_set_title (gtk_stack_add_named (self->stack, view, atp_protocol_to_string (protocol)),
+                            _("Request"));
   self->views[protocol] = view;
 
   return TRIAGE_REQUEST_VIEW (view);
@@ -401,7 +402,8 @@ triage_request_stack_init (TriageRequestStack *self)
   self->unsupported = ADW_STATUS_PAGE (adw_status_page_new ());
   adw_status_page_set_icon_name (self->unsupported, "dialog-question-symbolic");
   adw_status_page_set_title (self->unsupported, _("Cannot Show This Request"));
-  gtk_stack_add_named (self->stack, GTK_WIDGET (self->unsupported), "unsupported");
+  gtk_stack_page_set_title (gtk_stack_add_named (self->stack, GTK_WIDGET (self->unsupported), "unsupported"),
+                            _("Cannot Show This Request"));
   triage_status_page_name_scroller (self->unsupported);
 
   adw_bin_set_child (ADW_BIN (self), GTK_WIDGET (self->stack));

@@ -63,7 +63,7 @@ show_attachment (TriageWindow        *self,
   triage_attachment_view_set_whole_lines (view, whole_lines);
   g_signal_connect_object (page, "back", G_CALLBACK (on_page_back), self, G_CONNECT_SWAPPED);
   triage_attachment_page_set_attachment (TRIAGE_ATTACHMENT_PAGE (page), attachment, service_name);
-  gtk_stack_add_child (self->preview_stack, page);
+  gtk_stack_page_set_title (gtk_stack_add_child (self->preview_stack, page), _("Preview"));
   self->attachment_page = TRIAGE_ATTACHMENT_PAGE (page);
   gtk_stack_set_visible_child (self->preview_stack, page);
   if (shown != NULL)

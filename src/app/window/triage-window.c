@@ -6,6 +6,8 @@
 
 #define G_LOG_DOMAIN "triage-window"
 
+#include <glib/gi18n.h>
+
 #include "triage-decision-format.h"
 #include "triage-status-page-a11y.h"
 #include "triage-window-private.h"
@@ -639,6 +641,10 @@ triage_window_init (TriageWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   /* With no request open, a stop of Tab: said as it reads. */
   triage_status_page_name_scroller (self->placeholder_page);
+  /* GTK 4.8 names a stack's page without a title by its type ("GtkStackPage
+   * panel", Orca said on entering it). */
+  gtk_stack_page_set_title (gtk_stack_get_page (self->preview_stack, GTK_WIDGET (self->views)),
+                            _("Requests"));
 
   self->current_signals = g_signal_group_new (TRIAGE_TYPE_REQUEST);
   g_signal_group_connect_object (self->current_signals, "notify::status",
