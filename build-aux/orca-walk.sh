@@ -83,3 +83,8 @@ grep -a "SPEECH OUTPUT" "$out/orca.debug" | sed "s/^.*SPEECH OUTPUT: //; s/ *{'e
     grep -v -E "^'(tab|left control|control|ctrl|escape|return|down|shift|f) ?'" 
 echo "(Orca's whole log: $out/orca.debug)" >&2
 kill $(jobs -p) 2>/dev/null
+# The local server the app started outlives it: ended here, found by this
+# session's runtime directory.
+for pid in $(pgrep -x triage-server); do
+    grep -qzx "XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR" "/proc/$pid/environ" 2>/dev/null && kill "$pid"
+done
